@@ -1,0 +1,146 @@
+"""The clause catalogue as frozen attrs objects: clauses, sources, interpretations, components."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+CLAUSE_KINDS: tuple[str, ...] = (
+    "component", "setup", "action", "constraint", "effect", "scoring", "phase", "end", "invariant",
+)
+
+
+@attrs.frozen
+class Document:
+    id: str
+    title: str
+    file: str
+    locator: str
+    primary: bool = False
+
+
+@attrs.frozen
+class Source:
+    doc: str
+    where: str
+
+
+@attrs.frozen
+class Alternative:
+    name: str
+    description: str
+    support: str
+    default: bool = False
+
+
+@attrs.frozen
+class Interpretation:
+    """A point where the documents are silent, ambiguous or disagree, with named alternatives."""
+
+    id: str
+    clause_id: str
+    question: str
+    reason: str
+    alternatives: tuple[Alternative, ...]
+
+    @property
+    def default(self) -> str:
+        return next(a.name for a in self.alternatives if a.default)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.alternatives)
+
+
+@attrs.frozen
+class Clause:
+    id: str
+    revision: int
+    title: str
+    kind: str
+    text: str
+    sources: tuple[Source, ...]
+    chapter: str
+    file: str
+    line: int
+    interpretations: tuple[Interpretation, ...] = ()
+    assumption: str | None = None
+    note: str | None = None
+
+    @property
+    def documents(self) -> tuple[str, ...]:
+        return tuple(sorted({s.doc for s in self.sources}))
+
+
+@attrs.frozen
+class Components:
+    """Physical component data the rulebook does not print (replaceable)."""
+
+    colours: tuple[str, ...]
+    plates: tuple[tuple[str, str, str, str], ...]
+    chips: tuple[tuple[str, ...], ...]
+    tablet_pairs: tuple[tuple[str, str], ...]
+    file: str
+
+    @property
+    def tablet_sides(self) -> tuple[str, ...]:
+        return tuple(side for pair in self.tablet_pairs for side in pair)
+
+
+@attrs.frozen
+class Chapter:
+    name: str
+    order: int
+    file: str
+
+
+@attrs.frozen
+class Catalogue:
+    clauses: tuple[Clause, ...]
+    documents: tuple[Document, ...]
+    chapters: tuple[Chapter, ...]
+    components: Components
+    _by_id: Mapping[str, Clause] = attrs.field(init=False, repr=False, eq=False)
+    _interps: Mapping[str, Interpretation] = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {c.id: c for c in self.clauses})
+        object.__setattr__(
+            self, "_interps", {i.id: i for c in self.clauses for i in c.interpretations}
+        )
+
+    def __iter__(self) -> Iterator[Clause]:
+        return iter(self.clauses)
+
+    def __len__(self) -> int:
+        return len(self.clauses)
+
+    def __contains__(self, clause_id: object) -> bool:
+        return clause_id in self._by_id
+
+    def clause(self, clause_id: str) -> Clause:
+        try:
+            return self._by_id[clause_id]
+        except KeyError:
+            raise KeyError(f"unknown clause id {clause_id!r}") from None
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.clauses)
+
+    @property
+    def interpretations(self) -> tuple[Interpretation, ...]:
+        return tuple(self._interps[k] for k in sorted(self._interps))
+
+    def interpretation(self, interp_id: str) -> Interpretation:
+        try:
+            return self._interps[interp_id]
+        except KeyError:
+            raise KeyError(f"unknown interpretation point {interp_id!r}") from None
+
+    def by_chapter(self) -> dict[str, list[Clause]]:
+        out: dict[str, list[Clause]] = {ch.name: [] for ch in self.chapters}
+        for c in self.clauses:
+            out[c.chapter].append(c)
+        return out

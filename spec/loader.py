@@ -1,0 +1,349 @@
+"""Load and validate the clause catalogue strictly: every problem names file, line, clause, field.
+
+Validation collects every problem (for `spec lint`); `load_catalogue` refuses to return anything
+when there is at least one, so nothing is ever half-loaded.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from spec.catalogue import (
+    CLAUSE_KINDS, Alternative, Catalogue, Chapter, Clause, Components, Document, Interpretation,
+    Source,
+)
+from spec.errors import SpecError
+
+SPEC_ROOT = Path(__file__).resolve().parent
+ID_PATTERN = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9-]*$")
+
+CLAUSE_FIELDS = {
+    "id": str, "revision": int, "title": str, "kind": str, "text": str, "sources": list,
+    "interpretations": list, "assumption": str, "note": str,
+}
+CLAUSE_REQUIRED = ("id", "revision", "title", "kind", "text", "sources")
+INTERP_FIELDS = {"id": str, "question": str, "reason": str, "alternatives": list}
+ALT_FIELDS = {"name": str, "description": str, "support": str, "default": bool}
+SOURCE_FIELDS = {"doc": str, "where": str}
+DOC_FIELDS = {"id": str, "title": str, "file": str, "locator": str, "primary": bool}
+TABLET_SIDES_KNOWN = (
+    "rows-complete", "colourful-rows", "columns-complete", "outer-spaces", "diagonals",
+    "corner-plates", "wild-spaces", "empty-special-spaces",
+)
+
+
+class _FileText:
+    """Finds line numbers for ids and fields in a TOML file's text (tomllib gives none)."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+
+    def line_of_id(self, value: str) -> int | None:
+        pat = re.compile(r'^\s*id\s*=\s*"' + re.escape(value) + '"')
+        for n, line in enumerate(self.lines, 1):
+            if pat.match(line):
+                return n
+        return None
+
+    def line_of_field(self, start: int | None, field: str) -> int | None:
+        """First line at or after `start` (within the same [[clause]] block) setting `field`."""
+        if start is None:
+            return None
+        pat = re.compile(r"^\s*(\{\s*)?" + re.escape(field) + r"\s*=")
+        for n in range(start, len(self.lines) + 1):
+            line = self.lines[n - 1]
+            if n > start and line.strip() == "[[clause]]":
+                break
+            if pat.match(line) or re.search(r"[{,]\s*" + re.escape(field) + r"\s*=", line):
+                return n
+        return start
+
+
+def _read_toml(path: Path, problems: list[SpecError]) -> tuple[dict[str, Any], _FileText] | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        problems.append(SpecError(str(path), f"cannot read file: {exc.strerror}"))
+        return None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        problems.append(SpecError(str(path), f"malformed TOML: {exc}", line=int(m[1]) if m else None))
+        return None
+    return data, _FileText(path, text)
+
+
+def _check_table(
+    table: Any, fields: dict[str, type], required: tuple[str, ...], *, file: str, clause: str | None,
+    prefix: str, line: int | None, problems: list[SpecError],
+) -> bool:
+    if not isinstance(table, dict):
+        problems.append(SpecError(file, "expected a table", clause=clause, field=prefix, line=line))
+        return False
+    ok = True
+    for key in sorted(table):
+        if key not in fields:
+            problems.append(SpecError(file, f"unknown field (allowed: {', '.join(sorted(fields))})",
+                                      clause=clause, field=prefix + key, line=line))
+            ok = False
+        elif not isinstance(table[key], fields[key]) or (fields[key] is int and isinstance(table[key], bool)):
+            problems.append(SpecError(file, f"must be of type {fields[key].__name__}",
+                                      clause=clause, field=prefix + key, line=line))
+            ok = False
+        elif fields[key] is str and not table[key].strip():
+            problems.append(SpecError(file, "must not be empty", clause=clause, field=prefix + key, line=line))
+            ok = False
+    for key in required:
+        if key not in table:
+            problems.append(SpecError(file, "required field is missing", clause=clause,
+                                      field=prefix + key, line=line))
+            ok = False
+    return ok
+
+
+def _load_documents(root: Path, problems: list[SpecError]) -> tuple[Document, ...]:
+    read = _read_toml(root / "documents.toml", problems)
+    if read is None:
+        return ()
+    data, ft = read
+    docs: list[Document] = []
+    file = str(root / "documents.toml")
+    for n, d in enumerate(data.get("document", [])):
+        line = ft.line_of_id(d.get("id", "")) if isinstance(d, dict) else None
+        if _check_table(d, DOC_FIELDS, ("id", "title", "file", "locator"), file=file, clause=None,
+                        prefix=f"document[{n}].", line=line, problems=problems):
+            docs.append(Document(**d))
+    if len({d.id for d in docs}) != len(docs):
+        problems.append(SpecError(file, "duplicate document id"))
+    return tuple(docs)
+
+
+def _load_components(path: Path, problems: list[SpecError]) -> Components | None:
+    read = _read_toml(path, problems)
+    if read is None:
+        return None
+    data, _ = read
+    file = str(path)
+    colours = ("blue", "yellow", "red", "black", "turquoise")
+    before = len(problems)
+    plates = data.get("plate", [])
+    if len(plates) != 18:
+        problems.append(SpecError(file, f"expected 18 plates, found {len(plates)}", field="plate"))
+    checked_plates: list[tuple[str, str, str, str]] = []
+    for n, p in enumerate(plates):
+        spaces = p.get("spaces") if isinstance(p, dict) else None
+        if not isinstance(spaces, list) or len(spaces) != 4:
+            problems.append(SpecError(file, "a plate needs 4 spaces", field=f"plate[{n}].spaces"))
+            continue
+        bad = [s for s in spaces if s not in colours + ("wild", "special")]
+        kinds = sum(s in ("wild", "special") for s in spaces)
+        if bad:
+            problems.append(SpecError(file, f"unknown space {bad[0]!r}", field=f"plate[{n}].spaces"))
+        elif kinds != 1:
+            problems.append(SpecError(file, "a plate has exactly one wild or special space",
+                                      field=f"plate[{n}].spaces"))
+        else:
+            checked_plates.append((spaces[0], spaces[1], spaces[2], spaces[3]))
+    chips = data.get("bonus_chips", {}).get("chips", [])
+    if len(chips) != 20:
+        problems.append(SpecError(file, f"expected 20 Bonus chips, found {len(chips)}", field="bonus_chips.chips"))
+    for n, chip in enumerate(chips):
+        if not isinstance(chip, list) or not 1 <= len(chip) <= 2 or any(c not in colours for c in chip):
+            problems.append(SpecError(file, "a chip shows 1 or 2 known colours", field=f"bonus_chips.chips[{n}]"))
+    pairs = data.get("tablets", {}).get("pairs", [])
+    sides = [s for pair in pairs for s in pair] if all(isinstance(p, list) for p in pairs) else []
+    if len(pairs) != 4 or any(len(p) != 2 for p in pairs) or sorted(sides) != sorted(TABLET_SIDES_KNOWN):
+        problems.append(SpecError(file, "expected 4 tablet pairs covering the 8 known sides "
+                                  f"({', '.join(TABLET_SIDES_KNOWN)})", field="tablets.pairs"))
+    if len(problems) > before:
+        return None
+    return Components(
+        colours=colours,
+        plates=tuple(checked_plates),
+        chips=tuple(tuple(c) for c in chips),
+        tablet_pairs=tuple((p[0], p[1]) for p in pairs),
+        file=file,
+    )
+
+
+def _load_interpretation(
+    raw: Any, clause_id: str, file: str, ft: _FileText, problems: list[SpecError], n: int,
+) -> Interpretation | None:
+    prefix = f"interpretations[{n}]."
+    line = ft.line_of_id(raw.get("id", "")) if isinstance(raw, dict) else None
+    if not _check_table(raw, INTERP_FIELDS, ("id", "question", "reason", "alternatives"), file=file,
+                        clause=clause_id, prefix=prefix, line=line, problems=problems):
+        return None
+    ok = True
+    if not ID_PATTERN.match(raw["id"]):
+        problems.append(SpecError(file, f"bad interpretation id {raw['id']!r}", clause=clause_id,
+                                  field=prefix + "id", line=line))
+        ok = False
+    alts: list[Alternative] = []
+    for k, a in enumerate(raw["alternatives"]):
+        if _check_table(a, ALT_FIELDS, ("name", "description", "support"), file=file, clause=clause_id,
+                        prefix=f"{prefix}alternatives[{k}].", line=line, problems=problems):
+            if not NAME_PATTERN.match(a["name"]):
+                problems.append(SpecError(file, f"bad alternative name {a['name']!r}", clause=clause_id,
+                                          field=f"{prefix}alternatives[{k}].name", line=line))
+                ok = False
+            alts.append(Alternative(**a))
+        else:
+            ok = False
+    if ok and len(alts) < 2:
+        problems.append(SpecError(file, "an interpretation needs at least 2 alternatives",
+                                  clause=clause_id, field=prefix + "alternatives", line=line))
+        ok = False
+    if ok and len({a.name for a in alts}) != len(alts):
+        problems.append(SpecError(file, "duplicate alternative name", clause=clause_id,
+                                  field=prefix + "alternatives", line=line))
+        ok = False
+    defaults = sum(a.default for a in alts)
+    if ok and defaults != 1:
+        problems.append(SpecError(file, f"needs exactly one default alternative, found {defaults}",
+                                  clause=clause_id, field=prefix + "alternatives.default", line=line))
+        ok = False
+    if not ok:
+        return None
+    return Interpretation(id=raw["id"], clause_id=clause_id, question=raw["question"],
+                          reason=raw["reason"], alternatives=tuple(alts))
+
+
+def _load_chapter(
+    path: Path, documents: set[str], problems: list[SpecError],
+) -> tuple[Chapter, list[Clause]] | None:
+    read = _read_toml(path, problems)
+    if read is None:
+        return None
+    data, ft = read
+    file = str(path)
+    before = len(problems)
+    for key in sorted(data):
+        if key not in ("chapter", "order", "clause"):
+            problems.append(SpecError(file, "unknown top-level key (allowed: chapter, order, clause)", field=key))
+    if not isinstance(data.get("chapter"), str) or not isinstance(data.get("order"), int):
+        problems.append(SpecError(file, "a chapter file needs 'chapter' (text) and 'order' (integer)",
+                                  field="chapter"))
+        return None
+    chapter = Chapter(name=data["chapter"], order=data["order"], file=file)
+    clauses: list[Clause] = []
+    for n, raw in enumerate(data.get("clause", [])):
+        cid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{n + 1}"
+        line = ft.line_of_id(cid)
+
+        def fline(field: str) -> int | None:
+            return ft.line_of_field(line, field)
+
+        if not _check_table(raw, CLAUSE_FIELDS, CLAUSE_REQUIRED, file=file, clause=cid, prefix="",
+                            line=line, problems=problems):
+            continue
+        ok = True
+        if not ID_PATTERN.match(cid) or not cid.startswith("duel."):
+            problems.append(SpecError(file, "ids are dotted lower-case words starting with 'duel.'",
+                                      clause=cid, field="id", line=line))
+            ok = False
+        if raw["revision"] < 1:
+            problems.append(SpecError(file, "revision starts at 1", clause=cid, field="revision",
+                                      line=fline("revision")))
+            ok = False
+        if raw["kind"] not in CLAUSE_KINDS:
+            problems.append(SpecError(file, f"unknown kind {raw['kind']!r} (known: {', '.join(CLAUSE_KINDS)})",
+                                      clause=cid, field="kind", line=fline("kind")))
+            ok = False
+        sources: list[Source] = []
+        if not raw["sources"]:
+            problems.append(SpecError(file, "a clause needs at least one source", clause=cid,
+                                      field="sources", line=fline("sources")))
+            ok = False
+        for k, s in enumerate(raw["sources"]):
+            if not _check_table(s, SOURCE_FIELDS, ("doc", "where"), file=file, clause=cid,
+                                prefix=f"sources[{k}].", line=fline("sources"), problems=problems):
+                ok = False
+                continue
+            if s["doc"] not in documents:
+                problems.append(SpecError(file, f"unknown document {s['doc']!r} (known: {', '.join(sorted(documents))})",
+                                          clause=cid, field=f"sources[{k}].doc", line=fline("doc")))
+                ok = False
+            sources.append(Source(**s))
+        interps = [_load_interpretation(i, cid, file, ft, problems, k)
+                   for k, i in enumerate(raw.get("interpretations", []))]
+        if any(i is None for i in interps):
+            ok = False
+        if ok:
+            clauses.append(Clause(
+                id=cid, revision=raw["revision"], title=raw["title"].strip(), kind=raw["kind"],
+                text=" ".join(raw["text"].split()), sources=tuple(sources), chapter=chapter.name,
+                file=file, line=line or 0, interpretations=tuple(i for i in interps if i is not None),
+                assumption=" ".join(raw["assumption"].split()) if "assumption" in raw else None,
+                note=raw.get("note"),
+            ))
+    if len(problems) > before:
+        return None
+    return chapter, clauses
+
+
+def validate(root: Path | None = None) -> tuple[Catalogue | None, list[SpecError]]:
+    """Validate the catalogue under `root` (default: this package); return it only if flawless."""
+    root = Path(root) if root is not None else SPEC_ROOT
+    problems: list[SpecError] = []
+    documents = _load_documents(root, problems)
+    components = _load_components(root / "azul_duel" / "components.toml", problems)
+    chapters: list[Chapter] = []
+    clauses: list[Clause] = []
+    files = sorted((root / "azul_duel").glob("[0-9]*.toml"))
+    if not files:
+        problems.append(SpecError(str(root / "azul_duel"), "no chapter files (NN-name.toml) found"))
+    doc_ids = {d.id for d in documents}
+    for path in files:
+        loaded = _load_chapter(path, doc_ids, problems)
+        if loaded:
+            chapters.append(loaded[0])
+            clauses.extend(loaded[1])
+    seen: dict[str, Clause] = {}
+    interp_seen: dict[str, str] = {}
+    for c in clauses:
+        if c.id in seen:
+            problems.append(SpecError(c.file, f"duplicate clause id (first defined in {seen[c.id].file}:{seen[c.id].line})",
+                                      clause=c.id, field="id", line=c.line))
+        seen.setdefault(c.id, c)
+        for i in c.interpretations:
+            if i.id in interp_seen or i.id in seen:
+                problems.append(SpecError(c.file, "duplicate interpretation id", clause=c.id,
+                                          field="interpretations.id", line=c.line))
+            interp_seen[i.id] = c.id
+    orders = [ch.order for ch in chapters]
+    if len(set(orders)) != len(orders):
+        problems.append(SpecError(str(root / "azul_duel"), "two chapter files share an 'order'"))
+    if problems or components is None:
+        return None, problems
+    chapters.sort(key=lambda ch: ch.order)
+    rank = {ch.name: ch.order for ch in chapters}
+    clauses.sort(key=lambda c: (rank[c.chapter], c.line))
+    return Catalogue(clauses=tuple(clauses), documents=documents, chapters=tuple(chapters),
+                     components=components), []
+
+
+def load_catalogue(root: Path | None = None) -> Catalogue:
+    """Load the catalogue, or raise the first SpecError (nothing is half-loaded)."""
+    catalogue, problems = validate(root)
+    if problems:
+        raise problems[0]
+    assert catalogue is not None
+    return catalogue
+
+
+_DEFAULT: Catalogue | None = None
+
+
+def default_catalogue() -> Catalogue:
+    """The project's own catalogue, loaded once per process."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_catalogue()
+    return _DEFAULT

@@ -1,0 +1,139 @@
+"""The spec loader: the real catalogue loads, and every kind of breakage is named precisely."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spec import SpecError, load_catalogue, validate
+from spec.catalogue import CLAUSE_KINDS
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, f"fixture text not found: {old!r}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def _only_error(root: Path) -> SpecError:
+    catalogue, problems = validate(root)
+    assert catalogue is None, "a broken spec must not load at all"
+    assert problems, "the breakage was not detected"
+    with pytest.raises(SpecError):
+        load_catalogue(root)
+    return problems[0]
+
+
+def test_real_catalogue_loads_clean() -> None:
+    catalogue, problems = validate()
+    assert problems == []
+    assert catalogue is not None and len(catalogue) >= 80
+    assert {c.kind for c in catalogue} <= set(CLAUSE_KINDS)
+    assert len(set(catalogue.ids)) == len(catalogue.ids)
+
+
+def test_every_interpretation_has_exactly_one_default() -> None:
+    catalogue = load_catalogue()
+    for interp in catalogue.interpretations:
+        assert sum(a.default for a in interp.alternatives) == 1, interp.id
+        assert interp.default in interp.names
+
+
+def test_issue_named_gaps_are_interpretation_points() -> None:
+    """The audit must at least catch the ambiguities the catalogue issue names."""
+    catalogue = load_catalogue()
+    ids = {i.id for i in catalogue.interpretations}
+    for expected in ("duel.score.start", "duel.plate.draw-at-zero", "duel.broken.penalties",
+                     "duel.special.row-points", "duel.chips.per-round"):
+        assert expected in ids
+
+
+def test_every_clause_cites_the_rulebook_or_reference() -> None:
+    catalogue = load_catalogue()
+    for clause in catalogue:
+        assert {"rulebook", "reference-components"} & set(clause.documents), clause.id
+
+
+def test_components_data() -> None:
+    comp = load_catalogue().components
+    assert len(comp.plates) == 18
+    assert sum("special" in p for p in comp.plates) == 9
+    assert sum("wild" in p for p in comp.plates) == 9
+    assert len(comp.chips) == 20
+    assert len(comp.tablet_sides) == 8
+
+
+def test_malformed_toml_names_file_and_line(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "03-acquisition.toml"
+    _edit(f, 'kind = "phase"', 'kind = "phase')
+    err = _only_error(spec_copy)
+    assert err.file.endswith("03-acquisition.toml")
+    assert "malformed TOML" in err.message and err.line is not None
+
+
+def test_missing_field_names_clause_and_field(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "07-scoring.toml"
+    _edit(f, 'title = "A tile with no neighbour scores 1"\n', "")
+    err = _only_error(spec_copy)
+    assert (err.clause, err.field) == ("duel.score.isolated", "title")
+    assert "07-scoring.toml" in str(err) and "missing" in str(err)
+
+
+def test_duplicate_id(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "07-scoring.toml"
+    _edit(f, 'id = "duel.score.horizontal"', 'id = "duel.score.isolated"')
+    err = _only_error(spec_copy)
+    assert err.clause == "duel.score.isolated" and "duplicate clause id" in err.message
+    assert err.line is not None
+
+
+def test_unknown_document(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "07-scoring.toml"
+    _edit(f, '{ doc = "rulebook", where = "Scoring, step 1" }', '{ doc = "wiki", where = "x" }')
+    err = _only_error(spec_copy)
+    assert err.clause == "duel.score.isolated" and err.field == "sources[0].doc"
+    assert "unknown document 'wiki'" in err.message
+
+
+def test_unknown_kind(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "09-end-of-game.toml"
+    _edit(f, 'kind = "end"', 'kind = "ending"')
+    err = _only_error(spec_copy)
+    assert err.field == "kind" and err.clause == "duel.end.after-round-5" and "ending" in err.message
+
+
+def test_interpretation_without_default(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "02-setup.toml"
+    _edit(f, 'name = "five"\ndefault = true', 'name = "five"')
+    err = _only_error(spec_copy)
+    assert err.clause == "duel.setup.scores" and "exactly one default" in err.message
+
+
+def test_interpretation_with_two_defaults(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "02-setup.toml"
+    _edit(f, 'name = "zero"', 'name = "zero"\ndefault = true')
+    err = _only_error(spec_copy)
+    assert "found 2" in err.message
+
+
+def test_unknown_field_is_an_error(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "07-scoring.toml"
+    _edit(f, 'id = "duel.score.isolated"', 'id = "duel.score.isolated"\ncolour = "red"')
+    err = _only_error(spec_copy)
+    assert err.field == "colour" and err.clause == "duel.score.isolated"
+
+
+def test_bad_component_data(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "components.toml"
+    _edit(f, 'spaces = ["yellow", "black", "turquoise", "special"]',
+          'spaces = ["yellow", "pink", "turquoise", "special"]')
+    err = _only_error(spec_copy)
+    assert err.file.endswith("components.toml") and "pink" in err.message
+
+
+def test_lint_reports_all_problems(spec_copy: Path) -> None:
+    _edit(spec_copy / "azul_duel" / "09-end-of-game.toml", 'kind = "end"', 'kind = "ending"')
+    _edit(spec_copy / "azul_duel" / "07-scoring.toml", 'kind = "scoring"', 'kind = "score"')
+    _, problems = validate(spec_copy)
+    assert len(problems) == 2
