@@ -1,0 +1,100 @@
+"""Chance, injected: every random event of the game goes through a Chance object.
+
+- `SeededChance(seed)`: a private random.Random; the same seed gives the same game.
+- `ScriptedChance(...)`: scenarios say which tiles the bag yields, the pile order, the chips and the
+  first player; anything not scripted falls back to a seeded generator (or is an error when strict).
+- properties/ has a Hypothesis-driven chance, so failures shrink over chance too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+
+class Chance(Protocol):
+    def first_player(self) -> int: ...
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]: ...
+    def draw_tile(self, bag: Sequence[int]) -> int: ...
+    def draw_chip(self, supply: Sequence[int]) -> int: ...
+
+
+def pick_weighted(bag: Sequence[int], r: int) -> int:
+    """The colour of the r-th tile (0-based) when the bag's tiles are laid out by colour."""
+    for colour, n in enumerate(bag):
+        if r < n:
+            return colour
+        r -= n
+    raise ValueError("draw from an empty bag")
+
+
+class SeededChance:
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def first_player(self) -> int:
+        return self._rng.randrange(2)
+
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
+        out = sorted(plates)
+        self._rng.shuffle(out)
+        return out
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        return pick_weighted(bag, self._rng.randrange(sum(bag)))
+
+    def draw_chip(self, supply: Sequence[int]) -> int:
+        return sorted(supply)[self._rng.randrange(len(supply))]
+
+
+class ChanceScriptError(ValueError):
+    """A scripted chance event is impossible (e.g. a colour the bag does not hold)."""
+
+
+class ScriptedChance:
+    """Plays back scripted outcomes; falls back to `SeededChance(seed)` (unless strict)."""
+
+    def __init__(self, *, tiles: Sequence[int] = (), plates: Sequence[int] | None = None,
+                 chips: Sequence[int] = (), first: int | None = None, seed: int = 0,
+                 strict: bool = False) -> None:
+        self.tiles = list(tiles)
+        self.plates = list(plates) if plates is not None else None
+        self.chips = list(chips)
+        self.first = first
+        self.strict = strict
+        self._fallback = SeededChance(seed)
+
+    def _fallback_or_fail(self, what: str) -> SeededChance:
+        if self.strict:
+            raise ChanceScriptError(f"the script has no more {what}")
+        return self._fallback
+
+    def first_player(self) -> int:
+        if self.first is not None:
+            return self.first
+        return self._fallback_or_fail("first player").first_player()
+
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
+        if self.plates is None:
+            return self._fallback_or_fail("plate order").shuffle_plates(plates)
+        scripted = [p for p in self.plates if p in plates]
+        rest = sorted(set(plates) - set(scripted))
+        return scripted + self._fallback.shuffle_plates(rest) if rest else scripted
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        if self.tiles:
+            colour = self.tiles.pop(0)
+            if not 0 <= colour < len(bag) or bag[colour] == 0:
+                raise ChanceScriptError(f"scripted tile colour {colour} is not in the bag")
+            return colour
+        return self._fallback_or_fail("tiles").draw_tile(bag)
+
+    def draw_chip(self, supply: Sequence[int]) -> int:
+        if self.chips:
+            chip = self.chips.pop(0)
+            if chip not in supply:
+                raise ChanceScriptError(f"scripted chip {chip} is not in the supply")
+            return chip
+        return self._fallback_or_fail("chips").draw_chip(supply)

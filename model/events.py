@@ -1,0 +1,29 @@
+"""What happened: every effect of `Game.apply` is an Event naming its clause."""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen(slots=True)
+class Event:
+    kind: str              # e.g. "score", "penalty", "phase", "reveal-chip", "broken", "restock"
+    clause: str
+    player: int | None = None
+    points: int = 0
+    detail: str = ""
+
+    def __str__(self) -> str:
+        who = f"P{self.player + 1} " if self.player is not None else ""
+        pts = f" {self.points:+d}" if self.points else ""
+        return f"{who}{self.kind}{pts}: {self.detail} [{self.clause}]".replace(":  [", " [")
+
+
+@attrs.frozen(slots=True)
+class Outcome:
+    """The end of a game: final scores, the winner (None for a draw) and why."""
+
+    scores: tuple[int, int]
+    winner: int | None
+    reason: str
+    clause: str
