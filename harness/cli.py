@@ -34,6 +34,41 @@ def verify_command() -> None:
     Console().print(summary_table(default_catalogue()))
 
 
+@cli.command("graph")
+@click.option("--format", "fmt", type=click.Choice(["svg", "png", "dot"]), default="svg", show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Output file (default docs/phases.FORMAT).")
+def graph_command(fmt: str, out: str | None) -> None:
+    """Render the phase machine (the engine's own networkx graph) with graphviz."""
+    from pathlib import Path
+
+    from harness.diagram import has_dot, render_phases
+
+    target = render_phases(Path(out or f"docs/phases.{fmt}"), fmt)
+    if fmt != "dot" and not has_dot():
+        click.echo("graphviz 'dot' not found (apt-get install graphviz); wrote DOT instead", err=True)
+    click.echo(f"wrote {target}")
+
+
+@cli.command("bench")
+@click.option("--games", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+def bench_command(games: int, seed: int) -> None:
+    """Full random legal games per second, clause recording off and on."""
+    from rich.table import Table
+
+    from harness.bench import run
+
+    off = run(games, seed, record=False)
+    on = run(games, seed, record=True)
+    table = Table(title=f"{games} random legal games (seed {seed}), one core")
+    for col in ("recording", "games/s", "actions/s", "seconds"):
+        table.add_column(col, justify="right")
+    for name, r in (("off", off), ("on", on)):
+        table.add_row(name, f"{r.games_per_s:.1f}", f"{r.actions_per_s:.0f}", f"{r.seconds:.2f}")
+    Console().print(table)
+    click.echo(f"recording cost: {on.seconds / off.seconds:.2f}x")
+
+
 def main() -> None:
     """Entry point: user errors become one readable line and a non-zero exit."""
     try:

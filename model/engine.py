@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations, permutations
 
-from model.actions import Action, Kind, act
+from model.actions import Action, Kind, act, sort_key
 from model.chance import Chance
 from model.clauses import cite, cite_alternative, cite_edge
 from model.colours import COLOURS, EMPTY, SPECIAL, WILD
@@ -23,6 +23,12 @@ from model.state import CELL_SLOT, SLOT_CELLS, GameState, Pending, Player
 from model.supply import fill_factories, refill_display
 
 PASS = act(Kind.PASS)
+TAKE = tuple(act(Kind.TAKE_PLATE, i) for i in range(3))
+SUN = tuple(tuple(act(Kind.SUN, f, c) for c in range(5)) for f in range(5))
+MOON = tuple(act(Kind.MOON, c) for c in range(5))
+CHIP = tuple(act(Kind.CHIP, f) for f in range(5))
+PLACE = tuple(tuple(act(Kind.PLACE_PLATE, slot, r) for r in range(4)) for slot in range(9))
+LINE = tuple(act(Kind.LINE, line) for line in range(7))
 DRAW = act(Kind.DRAW_PLATE)
 NO_BONUS = act(Kind.NO_BONUS)
 
@@ -152,7 +158,7 @@ class Game:
                 out = [PASS]
         else:
             out = []
-        out.sort()
+        out.sort(key=sort_key)
         return out
 
     def _turn_actions(self, who: int) -> list[Action]:
@@ -160,18 +166,24 @@ class Game:
         pl = s.players[who]
         out: list[Action] = []
         if s.round < 5 and pl.tokens_used < 2:
-            out.extend(act(Kind.TAKE_PLATE, i) for i in range(3) if s.display[i])
+            out.extend(TAKE[i] for i in range(3) if s.display[i])
             if s.pile and (pl.score > 0 or not rules.draw_needs_points):
                 out.append(DRAW)
         large = s.large
-        out.extend(act(Kind.SUN, 0, c) for c in range(5) if large.sun[c])
+        lsun, lmoon = large.sun, large.moon
+        exposed = [lmoon[0], lmoon[1], lmoon[2], lmoon[3], lmoon[4]]
+        row = SUN[0]
+        out.extend(row[c] for c in range(5) if lsun[c])
         for f, fac in enumerate(s.small, 1):
-            out.extend(act(Kind.SUN, f, c) for c in range(5) if fac.sun[c])
-        exposed = {c for c in range(5) if large.moon[c]}
-        exposed.update(fac.moon[-1] for fac in s.small if fac.moon)
-        out.extend(act(Kind.MOON, c) for c in exposed)
+            sun = fac.sun
+            if sun[0] or sun[1] or sun[2] or sun[3] or sun[4]:
+                row = SUN[f]
+                out.extend(row[c] for c in range(5) if sun[c])
+            elif fac.moon:
+                exposed[fac.moon[-1]] = 1
+        out.extend(MOON[c] for c in range(5) if exposed[c])
         if pl.chips_this_round < 2 or not rules.chip_cap:
-            out.extend(act(Kind.CHIP, f) for f, fac in enumerate(s.small, 1) if fac.chip and fac.chip_revealed)
+            out.extend(CHIP[f] for f, fac in enumerate(s.small, 1) if fac.chip_revealed and fac.chip)
         return out
 
     def _pending_actions(self, p: Pending) -> list[Action]:
@@ -186,18 +198,18 @@ class Game:
                 out.append(DRAW)
             return out
         if k == "place":
-            return [act(Kind.PLACE_PLATE, slot, r) for slot in range(9) if not pl.plates[slot] for r in range(4)]
+            return [a for slot in range(9) if not pl.plates[slot] for a in PLACE[slot]]
         if k == "return":
             return [act(Kind.RETURN_PLATE, pid) for pid in p.extra]
         if k == "stack":
             return [act(Kind.STACK, *order) for order in sorted(set(permutations(p.extra)))]
         if k == "line":
             colour, n = p.data
-            out = [act(Kind.LINE, 0)]
+            out = [LINE[0]]
             for line in range(6):
                 room = line + 1 - pl.line_count[line]
                 if room and pl.line_colour[line] in (EMPTY, colour):
-                    out.append(act(Kind.LINE, line + 1))
+                    out.append(LINE[line + 1])
                     if rules.any_split:
                         out.extend(act(Kind.LINE, line + 1, x) for x in range(1, min(n, room)))
             return out

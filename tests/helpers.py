@@ -1,0 +1,76 @@
+"""Helpers that put a game into a chosen position for rule tests."""
+
+from __future__ import annotations
+
+from model import Game, new_game, parse_action
+from model.colours import COLOUR_INDEX, EMPTY
+from model.state import SmallFactory
+
+B, Y, R, K, T = (COLOUR_INDEX[c] for c in ("blue", "yellow", "red", "black", "turquoise"))
+
+
+def play(game: Game, *moves: str) -> list:
+    events = []
+    for m in moves:
+        events.extend(game.apply(parse_action(m)))
+    return events
+
+
+def in_acquisition(seed: int = 0, **overrides: str) -> Game:
+    """A game after both opening picks (first legal choices), in round 1's Acquisition."""
+    game = new_game(seed=seed, overrides=overrides or None)
+    while game.state.phase == "setup":
+        game.apply(game.legal_actions()[0])
+    return game
+
+
+def empty_table(game: Game) -> None:
+    """Clear every Factory (tiles back to the bag) and the chips; leaves tokens and plates alone."""
+    s = game.state
+    for c in range(5):
+        s.bag[c] += s.large.sun[c] + s.large.moon[c]
+        s.large.sun[c] = s.large.moon[c] = 0
+    for f in s.small:
+        for c in range(5):
+            s.bag[c] += f.sun[c]
+        for c in f.moon:
+            s.bag[c] += 1
+        if f.chip:
+            s.chip_supply.append(f.chip)
+    s.chip_supply.sort()
+    s.small = [SmallFactory() for _ in range(4)]
+
+
+def take_from_bag(game: Game, colour: int, n: int) -> None:
+    assert game.state.bag[colour] >= n
+    game.state.bag[colour] -= n
+
+
+def set_small(game: Game, f: int, sun: dict[int, int] | None = None, moon: list[int] | None = None,
+              chip: int = 0, revealed: bool = False) -> None:
+    fac = game.state.small[f - 1]
+    for c, n in (sun or {}).items():
+        take_from_bag(game, c, n)
+        fac.sun[c] += n
+    for c in moon or []:
+        take_from_bag(game, c, 1)
+        fac.moon.append(c)
+    if chip:
+        game.state.chip_supply.remove(chip)
+        fac.chip, fac.chip_revealed = chip, revealed
+
+
+def put_plate(game: Game, who: int, slot: int, plate_id: int, rot: int = 0) -> None:
+    game._place_plate(game.state.players[who], plate_id, slot, rot)
+    s = game.state
+    if plate_id in s.pile:
+        s.pile.remove(plate_id)
+    if plate_id in s.display:
+        s.display[s.display.index(plate_id)] = 0
+
+
+def set_line(game: Game, who: int, line: int, colour: int, n: int) -> None:
+    pl = game.state.players[who]
+    take_from_bag(game, colour, n)
+    pl.line_colour[line - 1] = colour if n else EMPTY
+    pl.line_count[line - 1] = n
