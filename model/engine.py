@@ -51,23 +51,16 @@ def matching_cells(pl: Player, line: int, colour: int) -> list[int]:
 
 
 def bonus_options(pl: Player, colour: int, missing: int, tables: ComponentTables) -> list[tuple[int, ...]]:
-    """Distinct sets of chips (as sorted id tuples) that replace `missing` tiles of `colour`:
-    each tile needs two chips showing the colour or any three chips (duel.bonus.complete-line)."""
-    def chip_colours(c: int) -> tuple[int, ...]:
-        return tables.chips[c - 1].colours
+    """Every set of chips (sorted id tuples) that replaces `missing` tiles of `colour`: each tile
+    needs two chips showing the colour or any three chips (duel.bonus.complete-line)."""
     chips = pl.chips
-    seen: set[tuple[tuple[int, ...], ...]] = set()
     out: list[tuple[int, ...]] = []
     for size in range(2 * missing, 3 * missing + 1):
         if size > len(chips):
             break
         pairs = 3 * missing - size          # groups of two matching chips
         for combo in combinations(chips, size):
-            if sum(colour in chip_colours(c) for c in combo) < 2 * pairs:
-                continue
-            key = tuple(sorted(chip_colours(c) for c in combo))
-            if key not in seen:
-                seen.add(key)
+            if sum(colour in tables.chips[c - 1].colours for c in combo) >= 2 * pairs:
                 out.append(combo)
     return out
 
@@ -85,6 +78,15 @@ def bonus_valid(pl: Player, colour: int, missing: int, ids: tuple[int, ...],
     if sum(colour in chip_colours(c) for c in ids) < 2 * pairs:
         return f"not enough chips showing {COLOURS[colour]} to form {pairs} pair(s)"
     return None
+
+
+_TURN_KINDS = frozenset({Kind.TAKE_PLATE, Kind.DRAW_PLATE, Kind.SUN, Kind.MOON, Kind.CHIP, Kind.PASS})
+_DECISION_CLAUSE = {
+    Kind.KEEP_PLATE: "duel.acquire.plate.keep-one", Kind.PLACE_PLATE: "duel.acquire.plate.placement",
+    Kind.RETURN_PLATE: "duel.acquire.plate.keep-one", Kind.STACK: "duel.acquire.sun.small-leftovers",
+    Kind.LINE: "duel.lines.one-line", Kind.BONUS: "duel.bonus.complete-line",
+    Kind.NO_BONUS: "duel.bonus.complete-line", Kind.TILE: "duel.tiling.move-rightmost",
+}
 
 
 class Game:
@@ -244,6 +246,8 @@ class Game:
             return clause, f"a '{p.kind}' decision must be made first"
         if p is None and (s.phase != "acquisition"):
             return "duel.acquire.actions", f"no decision is open in phase {s.phase}"
+        if p is None and k not in _TURN_KINDS:
+            return _DECISION_CLAUSE[k], f"'{a}' answers a decision that is not open"
         who = self.current_player
         pl = s.players[who]
         args = a.args

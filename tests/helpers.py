@@ -74,3 +74,37 @@ def set_line(game: Game, who: int, line: int, colour: int, n: int) -> None:
     take_from_bag(game, colour, n)
     pl.line_colour[line - 1] = colour if n else EMPTY
     pl.line_count[line - 1] = n
+
+
+def start_tiling(game: Game) -> list:
+    """Jump from an emptied Acquisition into Dome-tiling (runs until a decision or the next phase)."""
+    empty_table(game)
+    for pl in game.state.players:
+        pl.tokens_used = 2
+    events: list = []
+    game.state.pending = None
+    game._end_turn(game.state.to_move if game.state.to_move >= 0 else 0, events)
+    return events
+
+
+def set_tiles(game: Game, who: int, cells: dict[int, int]) -> None:
+    """Put tiles straight onto Dome cells (row*6+col), taken from the bag."""
+    pl = game.state.players[who]
+    for cell, colour in cells.items():
+        if colour < 5:
+            take_from_bag(game, colour, 1)
+        else:
+            game.state.special_supply -= 1
+        pl.dome_tile[cell] = colour
+
+
+def bare(seed: int = 0, **overrides: str) -> Game:
+    """In Acquisition with no plates on either Dome (opening plates returned to the pile)."""
+    g = in_acquisition(seed, **overrides)
+    for pl in g.state.players:
+        for slot, pid in enumerate(pl.plates):
+            if pid:
+                g.state.pile.append(pid)
+                pl.plates[slot] = 0
+        pl.dome_space[:] = [EMPTY] * 36
+    return g
