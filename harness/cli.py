@@ -8,6 +8,8 @@ import click
 from rich.console import Console
 
 from harness.errors import UserError
+from harness.scenario_commands import scenario_command, show_command
+from harness.scenarios import ScenarioError
 from harness.spec_commands import spec_group, summary_table
 from spec import SpecError, default_catalogue
 
@@ -19,6 +21,8 @@ def cli() -> None:
 
 
 cli.add_command(spec_group)
+cli.add_command(scenario_command)
+cli.add_command(show_command)
 
 
 @cli.command("verify")
@@ -79,7 +83,7 @@ def main() -> None:
     except click.ClickException as exc:
         click.echo(f"azul-rules: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except (UserError, SpecError) as exc:
+    except (UserError, SpecError, ScenarioError) as exc:
         click.echo(f"azul-rules: {exc}", err=True)
         sys.exit(2)
     except SystemExit:

@@ -1,0 +1,334 @@
+"""Build a game from a scenario's `given` position.
+
+Defaults (documented in docs/scenarios.md): a fresh setup from `seed` (0), then the two opening picks
+made with the first legal choices (display space 1 onto Dome space 1, r0), so play is in round 1's
+Acquisition. Whatever `given` names replaces that part; tiles, chips and plates it names are taken
+from wherever they are (tiles from the bag), so the components stay conserved. Giving `factories`
+replaces all five Factories (unnamed ones are empty); giving a player's `plates` replaces their Dome.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.scenarios.loader import FACTORY_NAMES, Scenario
+from harness.scenarios.notation import (
+    LETTERS, NotationError, parse_colour_counts, parse_dome_row, parse_label, parse_player, parse_tiles,
+)
+from model import Game, Ruleset, ScriptedChance, new_game
+from model.colours import COLOURS, EMPTY, SPECIAL
+from model.errors import RulesetError
+from model.events import Event
+from model.state import SLOT_CELLS, SmallFactory
+from properties.invariants import violations
+
+
+def scripted_chance(scenario: Scenario) -> ScriptedChance:
+    c = scenario.chance
+    try:
+        tiles = parse_tiles(c.get("tiles", ""))
+        plates = [parse_label(p, "P", 18) for p in c["plates"]] if "plates" in c else None
+        chips = [parse_label(x, "C", 20) for x in c.get("chips", [])]
+        first = parse_player(c["first"]) if "first" in c else None
+    except (NotationError, TypeError) as exc:
+        raise scenario.error("chance", str(exc)) from None
+    return ScriptedChance(tiles=tiles, plates=plates, chips=chips, first=first, seed=scenario.seed,
+                          strict=bool(c.get("strict", False)))
+
+
+class _Builder:
+    def __init__(self, scenario: Scenario, game: Game) -> None:
+        self.sc = scenario
+        self.g = game
+        self.s = game.state
+
+    def fail(self, field: str, message: str) -> Exception:
+        return self.sc.error(field, message)
+
+    def take_tile(self, colour: int, field: str) -> None:
+        if self.s.bag[colour] == 0:
+            if self.s.tower[colour]:
+                self.s.tower[colour] -= 1
+                return
+            raise self.fail(field, f"no {COLOURS[colour]} tile left to place (13 of each colour in the game)")
+        self.s.bag[colour] -= 1
+
+    def take_chip(self, chip: int, field: str) -> None:
+        s = self.s
+        if chip in s.chip_supply:
+            s.chip_supply.remove(chip)
+            return
+        for f in s.small:
+            if f.chip == chip:
+                f.chip, f.chip_revealed = 0, False
+                return
+        for pl in s.players:
+            for pool in (pl.chips, pl.used_chips):
+                if chip in pool:
+                    pool.remove(chip)
+                    return
+        raise self.fail(field, f"C{chip:02d} is already used by this position")
+
+    def take_plate(self, plate: int, field: str) -> None:
+        s = self.s
+        if plate in s.pile:
+            s.pile.remove(plate)
+        elif plate in s.display:
+            s.display[s.display.index(plate)] = 0
+        else:
+            raise self.fail(field, f"P{plate:02d} is already placed elsewhere in this position")
+
+    def parse(self, field: str, fn, *args):
+        try:
+            return fn(*args)
+        except (NotationError, TypeError, ValueError) as exc:
+            raise self.fail(field, str(exc)) from None
+
+    # --- parts -------------------------------------------------------------------------
+    def factories(self, table: dict[str, Any]) -> None:
+        s = self.s
+        for c in range(5):
+            s.bag[c] += s.large.sun[c] + s.large.moon[c]
+        s.large.sun, s.large.moon = [0] * 5, [0] * 5
+        for f in s.small:
+            for c in range(5):
+                s.bag[c] += f.sun[c]
+            for c in f.moon:
+                s.bag[c] += 1
+            if f.chip:
+                s.chip_supply.append(f.chip)
+        s.chip_supply.sort()
+        s.small = [SmallFactory() for _ in range(4)]
+        for name in FACTORY_NAMES:
+            if name not in table:
+                continue
+            spec = table[name]
+            field = f"given.factories.{name}"
+            sun = self.parse(f"{field}.sun", parse_tiles, spec.get("sun", ""))
+            moon = self.parse(f"{field}.moon", parse_tiles, spec.get("moon", ""))
+            if sun and moon:
+                raise self.fail(field, "a Factory has tiles on its sun or on its moon, not both")
+            if name == "L":
+                if "chip" in spec or "revealed" in spec:
+                    raise self.fail(f"{field}.chip", "the large Factory has no Bonus chip")
+                if len(sun) > 5 or len(moon) > 5:
+                    raise self.fail(field, "the large Factory holds at most 5 tiles")
+                for c in sun:
+                    self.take_tile(c, f"{field}.sun")
+                    s.large.sun[c] += 1
+                for c in moon:
+                    self.take_tile(c, f"{field}.moon")
+                    s.large.moon[c] += 1
+                if "start_tile" in spec:
+                    s.large.start_tile = bool(spec["start_tile"])
+                continue
+            if "start_tile" in spec:
+                raise self.fail(f"{field}.start_tile", "the Starting player tile lives on the large Factory")
+            if len(sun) > 4 or len(moon) > 3:
+                raise self.fail(field, "a small Factory holds 4 sun tiles, or a moon stack of at most 3")
+            fac = s.small[int(name) - 1]
+            for c in sun:
+                self.take_tile(c, f"{field}.sun")
+                fac.sun[c] += 1
+            for c in moon:
+                self.take_tile(c, f"{field}.moon")
+            fac.moon = list(moon)
+            if "chip" in spec:
+                chip = self.parse(f"{field}.chip", parse_label, spec["chip"], "C", 20)
+                self.take_chip(chip, f"{field}.chip")
+                fac.chip = chip
+                fac.chip_revealed = bool(spec.get("revealed", not fac.has_tiles))
+                if fac.chip_revealed and fac.has_tiles:
+                    raise self.fail(f"{field}.revealed", "a chip is revealed only when its Factory is empty")
+            elif "revealed" in spec:
+                raise self.fail(f"{field}.revealed", "no chip given")
+
+    def player(self, who: int, spec: dict[str, Any]) -> None:
+        s = self.s
+        pl = s.players[who]
+        field = f"given.p{who + 1}"
+        if "plates" in spec or "dome" in spec:
+            for cell in range(36):
+                t = pl.dome_tile[cell]
+                if 0 <= t < 5:
+                    s.bag[t] += 1
+                elif t == SPECIAL:
+                    s.special_supply += 1
+            pl.dome_tile = [EMPTY] * 36
+        if "plates" in spec:
+            for slot, pid in enumerate(pl.plates):
+                if pid:
+                    s.pile.append(pid)
+            pl.plates, pl.rotations, pl.dome_space = [0] * 9, [0] * 9, [EMPTY] * 36
+            plates = spec["plates"]
+            if not isinstance(plates, dict):
+                raise self.fail(f"{field}.plates", "expected a table: Dome space (1-9) = \"P02 r1\"")
+            for key in sorted(plates):
+                f = f"{field}.plates"
+                if key not in {str(i) for i in range(1, 10)}:
+                    raise self.fail(f, f"Dome spaces are 1-9, got {key!r}")
+                parts = str(plates[key]).split()
+                if len(parts) not in (1, 2) or (len(parts) == 2 and parts[1] not in ("r0", "r1", "r2", "r3")):
+                    raise self.fail(f, f"expected \"P02\" or \"P02 r1\", got {plates[key]!r}")
+                pid = self.parse(f, parse_label, parts[0], "P", 18)
+                self.take_plate(pid, f)
+                self.g._place_plate(pl, pid, int(key) - 1, int(parts[1][1]) if len(parts) == 2 else 0)
+        if "dome" in spec:
+            rows = spec["dome"]
+            if not isinstance(rows, list) or len(rows) != 6:
+                raise self.fail(f"{field}.dome", "expected 6 rows of 6 spaces")
+            for r, row in enumerate(rows):
+                tiles = self.parse(f"{field}.dome", parse_dome_row, row)
+                for c, t in enumerate(tiles):
+                    cell = r * 6 + c
+                    if t == EMPTY:
+                        continue
+                    if pl.dome_space[cell] == EMPTY:
+                        raise self.fail(f"{field}.dome", f"row {r + 1} column {c + 1}: no plate under this tile")
+                    if t == SPECIAL:
+                        s.special_supply -= 1
+                    else:
+                        self.take_tile(t, f"{field}.dome")
+                    pl.dome_tile[cell] = t
+        if "lines" in spec:
+            lines = spec["lines"]
+            if not isinstance(lines, list) or len(lines) > 6:
+                raise self.fail(f"{field}.lines", "expected a list of up to 6 strings (line 1 first)")
+            for i in range(6):
+                n = pl.line_count[i]
+                if n:
+                    s.bag[pl.line_colour[i]] += n
+                pl.line_colour[i], pl.line_count[i] = EMPTY, 0
+            for i, text in enumerate(lines):
+                tiles = self.parse(f"{field}.lines", parse_tiles, text)
+                if len(set(tiles)) > 1:
+                    raise self.fail(f"{field}.lines", f"line {i + 1} mixes colours: {text!r}")
+                if len(tiles) > i + 1:
+                    raise self.fail(f"{field}.lines", f"line {i + 1} holds at most {i + 1} tiles: {text!r}")
+                for c in tiles:
+                    self.take_tile(c, f"{field}.lines")
+                if tiles:
+                    pl.line_colour[i], pl.line_count[i] = tiles[0], len(tiles)
+        if "broken" in spec:
+            for c in pl.broken:
+                s.bag[c] += 1
+            tiles = self.parse(f"{field}.broken", parse_tiles, spec["broken"])
+            if len(tiles) > 4:
+                raise self.fail(f"{field}.broken", "the Broken tiles space holds 4 tiles")
+            for c in tiles:
+                self.take_tile(c, f"{field}.broken")
+            pl.broken = tiles
+        for key in ("chips", "used_chips"):
+            if key in spec:
+                pool = getattr(pl, key)
+                s.chip_supply.extend(pool)
+                s.chip_supply.sort()
+                pool.clear()
+                for x in spec[key]:
+                    chip = self.parse(f"{field}.{key}", parse_label, x, "C", 20)
+                    self.take_chip(chip, f"{field}.{key}")
+                    pool.append(chip)
+                pool.sort()
+        for key, lo, hi in (("score", 0, 999), ("tokens_used", 0, 2), ("chips_this_round", 0, 20)):
+            if key in spec:
+                v = spec[key]
+                if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                    raise self.fail(f"{field}.{key}", f"expected an integer {lo}-{hi}")
+                setattr(pl, key, v)
+        if spec.get("start_tile"):
+            s.large.start_tile = False
+            pl.start_tile = True
+        if "passed" in spec:
+            pl.passed = bool(spec["passed"])
+
+    def plates_on_table(self, given: dict[str, Any]) -> None:
+        s = self.s
+        if "display" in given:
+            for p in s.display:
+                if p:
+                    s.pile.append(p)
+            s.display = [0, 0, 0]
+            shown = given["display"]
+            if not isinstance(shown, list) or len(shown) != 3:
+                raise self.fail("given.display", "expected 3 entries: plate labels or \"-\"")
+            for i, label in enumerate(shown):
+                if label == "-":
+                    continue
+                pid = self.parse("given.display", parse_label, label, "P", 18)
+                self.take_plate(pid, "given.display")
+                s.display[i] = pid
+        if "pile" in given:
+            top = [self.parse("given.pile", parse_label, x, "P", 18) for x in given["pile"]]
+            for pid in top:
+                if pid not in s.pile:
+                    raise self.fail("given.pile", f"P{pid:02d} is already placed elsewhere in this position")
+            s.pile = top + sorted(p for p in s.pile if p not in top)
+
+
+def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
+    """The scenario's starting game (and the events of any automatic start, e.g. Dome-tiling)."""
+    try:
+        rules = Ruleset.build(scenario.interpretations, tablets=scenario.tablets)
+    except RulesetError as exc:
+        raise scenario.error("tablets", str(exc)) from None
+    given = scenario.given
+    chance = scripted_chance(scenario)
+    if scenario.chance.get("scope") == "game":
+        if given:
+            raise scenario.error("chance.scope", "scope = \"game\" replays from setup: leave 'given' empty")
+        return new_game(ruleset=rules, chance=chance), []
+    game = new_game(seed=scenario.seed, ruleset=rules)
+    phase = given.get("phase", "acquisition")
+    if phase != "setup":
+        while game.state.phase == "setup":
+            game.apply(game.legal_actions()[0])
+    b = _Builder(scenario, game)
+    s = game.state
+    if "round" in given:
+        r = given["round"]
+        if not isinstance(r, int) or not 1 <= r <= 5:
+            raise scenario.error("given.round", "rounds are 1-5")
+        s.round = r
+    if "starter" in given:
+        s.starter = b.parse("given.starter", parse_player, given["starter"])
+        if phase == "acquisition":
+            s.to_move = s.starter
+    if "to_move" in given:
+        if phase != "acquisition":
+            raise scenario.error("given.to_move", "only Acquisition has turns")
+        s.to_move = b.parse("given.to_move", parse_player, given["to_move"])
+    if "factories" in given:
+        b.factories(given["factories"])
+    for who in (0, 1):
+        if f"p{who + 1}" in given:
+            b.player(who, given[f"p{who + 1}"])
+    b.plates_on_table(given)
+    for key in ("bag", "tower"):
+        if key in given:
+            counts = b.parse(f"given.{key}", parse_colour_counts, given[key])
+            other = "tower" if key == "bag" else "bag"
+            loose = [s.bag[c] + s.tower[c] for c in range(5)]
+            if other in given:
+                setattr(s, key, counts)
+            else:
+                if any(counts[c] > loose[c] for c in range(5)):
+                    c = next(c for c in range(5) if counts[c] > loose[c])
+                    raise scenario.error(f"given.{key}", f"{counts[c]} {COLOURS[c]} tiles asked, only {loose[c]} "
+                                         "are not placed elsewhere (13 of each colour)")
+                setattr(s, key, counts)
+                setattr(s, other, [loose[c] - counts[c] for c in range(5)])
+    problems = violations(game, physical_only=True)
+    if problems:
+        inv, msg = problems[0]
+        raise scenario.error("given", f"impossible position: {msg} [{inv.clauses[0]}]")
+    if any(ch in LETTERS for ch in scenario.chance.get("tiles", "")) or scenario.chance:
+        game.chance = chance
+    events: list[Event] = []
+    if phase == "dome_tiling":
+        for pl in s.players:
+            pl.tokens_used = 2
+        s.pending = None
+        if s.large.has_tiles or any(f.has_tiles or f.chip for f in s.small):
+            raise scenario.error("given.phase", "Dome-tiling starts with empty Factories (give empty 'factories')")
+        game._end_turn(s.starter, events)
+    return game, events
