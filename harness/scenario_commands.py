@@ -7,11 +7,12 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from harness.errors import UserError
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files
 from harness.scenarios.position import build_game
-from model import parse_action
+from model import IllegalAction, parse_action
 from model.render import render_text
 
 
@@ -39,7 +40,7 @@ def scenario_command(paths: tuple[Path, ...], as_json: bool) -> None:
             for d in r.diffs:
                 console.print(f"     {d}", highlight=False, markup=False)
         for e in errors:
-            console.print(f"[red]ERROR[/red] {e}", highlight=False, markup=False)
+            console.print(f"[red]ERROR[/red] {escape(e)}", highlight=False)
         failed = sum(not r.passed for r in results)
         console.print(f"{len(results) - failed} passed, {failed + len(errors)} failed")
     if errors or any(not r.passed for r in results):
@@ -61,6 +62,9 @@ def show_command(path: Path, steps: bool) -> None:
         if step.error:
             click.echo(f"\n{step.field}: {step.action}  (expected refusal: {step.error})")
             continue
-        game.apply(parse_action(step.action))
+        try:
+            game.apply(parse_action(step.action))
+        except IllegalAction as exc:
+            raise UserError(f"{scenario.file}: {step.field}: {exc}") from None
         click.echo(f"\nafter {step.field}: {step.action}")
         click.echo(render_text(game))
