@@ -486,8 +486,13 @@ class Game:
                 pl.chips.remove(c)
                 pl.used_chips.append(c)
             pl.used_chips.sort()
+            missing = line + 1 - pl.line_count[line]
+            pairs = 3 * missing - len(a.args)
+            kinds = ([f"{pairs} matching pair(s)"] if pairs else []) + (
+                [f"{missing - pairs} any-3"] if missing - pairs else [])
             events.append(Event("bonus", "duel.bonus.complete-line", who,
-                                detail=f"line {line + 1} completed with " + "+".join(f"C{c:02d}" for c in a.args)))
+                                detail=f"line {line + 1} completed with " + "+".join(f"C{c:02d}" for c in a.args)
+                                + f" ({', '.join(kinds)})"))
             s.pending = None
             order, _, _ = s.tiling
             s.tiling = (order, line, 2)

@@ -26,6 +26,6 @@ def candidate_actions(game: Game) -> list[Action]:
         out += [act(Kind.STACK, *p.extra[:-1])] if len(p.extra) > 1 else []
     if p is not None and p.kind == "bonus":
         chips = s.players[p.player].chips
-        out += [act(Kind.BONUS, *combo) for size in range(1, min(len(chips), 7) + 1)
+        out += [act(Kind.BONUS, *combo) for size in range(1, len(chips) + 1)
                 for combo in combinations(chips, size)]
     return out

@@ -149,7 +149,7 @@ def dome_consistency(game: Game) -> list[str]:
 
 
 def chips_per_round(game: Game) -> list[str]:
-    if not game.rules.chip_cap:
+    if game.rules.choices["duel.chips.per-round"] != "hard-cap":
         return []
     return [f"P{i + 1} took {pl.chips_this_round} chips this round" for i, pl in
             enumerate(game.state.players) if pl.chips_this_round > 2]
@@ -165,8 +165,6 @@ def plates_per_round(game: Game) -> list[str]:
         lo, hi = 1 + 2 * (r - 1), 1 + 2 * r
     else:
         lo = hi = 1 + 2 * min(r, 4)
-    if game.rules.draw_needs_points:
-        lo = min(lo, 1)          # must-pay: a player at 0 points may pass with a token unused
     return [f"P{i + 1} has {pl.plate_count} plates in round {r} ({s.phase}), expected {lo}-{hi}"
             for i, pl in enumerate(s.players) if not lo <= pl.plate_count <= hi]
 

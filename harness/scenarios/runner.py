@@ -141,11 +141,22 @@ def check_then(game: Game, events: list[Event], then: dict[str, Any], prefix: st
     return diffs
 
 
+def _invariant_diffs(before, game: Game, step_events: list[Event], n: int, field: str) -> list[str]:
+    from properties.invariants import violations
+    from properties.steps import check_step
+
+    out = [f"{field}: invariant {inv.name} broken: {msg} [{inv.clauses[0]}]" for inv, msg in violations(game)]
+    out += [f"{field}: invariant {name} broken: {msg}" for name, msg in check_step(before, game, step_events, n, 1)]
+    return out
+
+
 def run_scenario(scenario: Scenario) -> ScenarioResult:
     game, events = build_game(scenario)
     diffs: list[str] = []
     ran = 0
+    watch = scenario.then.get("invariants") == "all"
     for step in scenario.steps:
+        before = game.state.copy() if watch else None
         action = parse_action(step.action)
         if step.error:
             before = game.state.copy()
@@ -168,6 +179,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
                              f"legal: {[str(a) for a in game.legal_actions()]}")
                 break
             events.extend(step_events)
+            if watch:
+                diffs.extend(_invariant_diffs(before, game, step_events, ran + 1, step.field))
         ran += 1
         if step.then:
             diffs.extend(check_then(game, events, step.then, f"{step.field}.then"))

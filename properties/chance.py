@@ -1,0 +1,60 @@
+"""Chance for property tests: Hypothesis draws every random event (so failures shrink over chance
+too), and a recorder keeps what was drawn so the game can be replayed from a scenario file."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hypothesis import strategies as st
+
+from model.chance import Chance, pick_weighted
+
+
+class HypothesisChance:
+    """Draws from the `data` object of the running Hypothesis rule (set before each step)."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def first_player(self) -> int:
+        return self.data.draw(st.integers(0, 1), label="first player")
+
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
+        return list(self.data.draw(st.permutations(sorted(plates)), label="plate pile"))
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        return pick_weighted(bag, self.data.draw(st.integers(0, sum(bag) - 1), label="bag draw"))
+
+    def draw_chip(self, supply: Sequence[int]) -> int:
+        return self.data.draw(st.sampled_from(sorted(supply)), label="chip draw")
+
+
+class RecordingChance:
+    """Wraps a chance and records its outcomes in scenario form (tiles, plate order, chips, first)."""
+
+    def __init__(self, inner: Chance) -> None:
+        self.inner = inner
+        self.tiles: list[int] = []
+        self.plates: list[int] | None = None
+        self.chips: list[int] = []
+        self.first: int | None = None
+
+    def first_player(self) -> int:
+        self.first = self.inner.first_player()
+        return self.first
+
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
+        order = self.inner.shuffle_plates(plates)
+        self.plates = list(order)
+        return order
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        colour = self.inner.draw_tile(bag)
+        self.tiles.append(colour)
+        return colour
+
+    def draw_chip(self, supply: Sequence[int]) -> int:
+        chip = self.inner.draw_chip(supply)
+        self.chips.append(chip)
+        return chip

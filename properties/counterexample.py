@@ -1,0 +1,51 @@
+"""Write a failing game as a scenario file (the fixture format), replayable with one command."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from harness.scenarios.notation import LETTER_OF
+
+DEFAULT_DIR = Path("counterexamples")
+
+
+def _toml_str(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def scenario_text(*, scenario_id: str, description: str, clauses: Sequence[str],
+                  overrides: Mapping[str, str], actions: Sequence[str], seed: int | None = None,
+                  tiles: Sequence[int] = (), plates: Sequence[int] | None = None, chips: Sequence[int] = (),
+                  first: int | None = None) -> str:
+    lines = [f"id = {_toml_str(scenario_id)}", f'description = """\n{description}"""',
+             "clauses = [" + ", ".join(_toml_str(c) for c in clauses) + "]"]
+    if overrides:
+        lines.append("interpretations = { " + ", ".join(f"{_toml_str(k)} = {_toml_str(v)}"
+                                                        for k, v in sorted(overrides.items())) + " }")
+    if seed is not None:
+        lines.append(f"seed = {seed}")
+    lines.append("when = [")
+    lines += [f"  {_toml_str(a)}," for a in actions]
+    lines.append("]")
+    lines += ["", "[chance]", 'scope = "game"']
+    if seed is None:
+        lines.append("strict = true")
+        lines.append(f'tiles = "{"".join(LETTER_OF[t] for t in tiles)}"')
+        if plates is not None:
+            lines.append("plates = [" + ", ".join(f'"P{p:02d}"' for p in plates) + "]")
+        lines.append("chips = [" + ", ".join(f'"C{c:02d}"' for c in chips) + "]")
+        if first is not None:
+            lines.append(f'first = "P{first + 1}"')
+    lines += ["", "[then]", 'invariants = "all"', ""]
+    return "\n".join(lines)
+
+
+def write_counterexample(text: str, name: str, directory: Path | None = None) -> Path:
+    directory = directory or DEFAULT_DIR
+    directory.mkdir(parents=True, exist_ok=True)
+    safe = re.sub(r"[^a-z0-9.\-]+", "-", name.lower()).strip("-")
+    path = directory / f"{safe}.toml"
+    path.write_text(text)
+    return path
