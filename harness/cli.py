@@ -8,9 +8,11 @@ import click
 from rich.console import Console
 
 from harness.errors import UserError
+from harness.property_commands import interpretations_command, simulate_command
 from harness.scenario_commands import scenario_command, show_command
 from harness.scenarios import ScenarioError
 from harness.spec_commands import spec_group, summary_table
+from model.errors import RulesetError
 from spec import SpecError, default_catalogue
 
 
@@ -23,6 +25,8 @@ def cli() -> None:
 cli.add_command(spec_group)
 cli.add_command(scenario_command)
 cli.add_command(show_command)
+cli.add_command(simulate_command)
+cli.add_command(interpretations_command)
 
 
 @cli.command("verify")
@@ -83,7 +87,7 @@ def main() -> None:
     except click.ClickException as exc:
         click.echo(f"azul-rules: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except (UserError, SpecError, ScenarioError) as exc:
+    except (UserError, SpecError, ScenarioError, RulesetError) as exc:
         click.echo(f"azul-rules: {exc}", err=True)
         sys.exit(2)
     except SystemExit:

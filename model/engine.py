@@ -659,6 +659,8 @@ class Game:
         if s.round < 5:
             for pl in s.players:
                 if pl.tokens_used < 2:
+                    if pl.passed and rules.strict_tokens:
+                        cite_alternative("duel.acquire.end.passed-tokens", "strict")
                     if not pl.passed or rules.strict_tokens:
                         return False
                     cite_alternative("duel.acquire.end.passed-tokens", "pass-counts-as-done")

@@ -45,17 +45,17 @@ class GameReport:
 def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_every: int = 25,
                  record: bool = True, max_steps: int = 5000) -> GameReport:
     """One random legal game with every invariant checked after every step."""
-    game = new_game(seed=seed, overrides=dict(overrides or {}))
-    rng = random.Random(seed)
-    branches: Counter[str] = Counter()
-    draws: Counter[int] = Counter()
-    log: list[str] = []
-    failure = None
-    drawing = 0
     ctx = recording() if record else None
     if ctx:
         ctx.__enter__()
     try:
+        game = new_game(seed=seed, overrides=dict(overrides or {}))
+        rng = random.Random(seed)
+        branches: Counter[str] = Counter()
+        draws: Counter[int] = Counter()
+        log: list[str] = []
+        failure = None
+        drawing = 0
         for inv, msg in violations(game):
             failure = (inv.name, msg)
         step = 0
