@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -30,16 +31,36 @@ cli.add_command(interpretations_command)
 
 
 @cli.command("verify")
-def verify_command() -> None:
-    """Verify the rules: spec lint, then the catalogue summary."""
-    from harness.spec_commands import lint_problems
+@click.option("--profile", type=click.Choice(["ci", "dev", "deep"]), default="ci", show_default=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
+def verify_command(profile: str, out: Path, jobs: int | None) -> None:
+    """Verify the rules and write the coverage report (the main job)."""
+    from harness.verify import verify
 
-    problems = lint_problems()
-    if problems:
-        for p in problems:
-            click.echo(f"error {p}", err=True)
-        raise SystemExit(1)
-    Console().print(summary_table(default_catalogue()))
+    raise SystemExit(verify(profile, out, jobs))
+
+
+@cli.command("lint")
+def lint_command() -> None:
+    """Clause links: spec ids cited nowhere, ids that spec/ lacks, tests pinned to old revisions."""
+    from harness.coverage import lint, load_test_results
+    from harness.pytest_plugin import DEFAULT_JSON
+
+    problems = lint(default_catalogue(), load_test_results(DEFAULT_JSON))
+    for p in problems:
+        click.echo(f"error {p}")
+    click.echo(f"{len(problems)} problem(s)")
+    raise SystemExit(1 if problems else 0)
+
+
+@cli.command("explain")
+@click.argument("clause_id")
+def explain_command(clause_id: str) -> None:
+    """Everything about one clause: text, sources, interpretations, code sites, tests, hit counts."""
+    from harness.explain import explain
+
+    explain(clause_id, Console())
 
 
 @cli.command("graph")

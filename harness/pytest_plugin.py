@@ -1,18 +1,40 @@
-"""Our pytest plugin: `@pytest.mark.clause(...)` ids are checked against spec/ at collection.
+"""Our pytest plugin (registered by the project, on whenever pytest runs here):
 
-An unknown clause id in a marker is a collection error, so a test can never claim to assert a
-clause the catalogue does not have.
+- `@pytest.mark.clause("id", "id@2", ...)` declares the clauses a test asserts (optionally pinned to
+  the clause revision it was written against); unknown ids are a collection error;
+- scenario files under fixtures/ are collected as tests, declaring their scenario's clauses;
+- per test it records which clauses fired at run time (the model's recorder), the declared clauses
+  and the outcome, and writes them as JSON (`--clause-json`, default .azul-rules/tests.json) for the
+  coverage report.
 """
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import pytest
 
+from model.clauses import RECORDER
 from spec import default_catalogue
+
+DEFAULT_JSON = Path(".azul-rules") / "tests.json"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("azul-rules")
+    group.addoption("--clause-json", default=os.environ.get("AZUL_CLAUSE_JSON", str(DEFAULT_JSON)),
+                    help="where to write per-test clause tracking (JSON); '' to disable")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "clause(*ids): the rulebook clause ids this test asserts")
+
+
+def split_pin(declared: str) -> tuple[str, int | None]:
+    cid, _, rev = declared.partition("@")
+    return cid, int(rev) if rev.isdigit() else None
 
 
 def declared_clauses(item: pytest.Item) -> tuple[str, ...]:
@@ -25,11 +47,73 @@ def declared_clauses(item: pytest.Item) -> tuple[str, ...]:
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
     catalogue = default_catalogue()
-    bad = sorted({(item.nodeid, cid) for item in items for cid in declared_clauses(item)
-                  if cid not in catalogue})
+    bad = []
+    for item in items:
+        for declared in declared_clauses(item):
+            cid, rev = split_pin(declared)
+            if cid not in catalogue:
+                bad.append((item.nodeid, f"unknown clause id {cid!r}"))
+            elif rev is not None and rev > catalogue.clause(cid).revision:
+                bad.append((item.nodeid, f"{cid} has no revision {rev} (spec/ holds {catalogue.clause(cid).revision})"))
     if bad:
-        lines = "\n".join(f"  {nodeid}: unknown clause id {cid!r}" for nodeid, cid in bad)
-        raise pytest.UsageError(f"clause markers name ids that spec/ lacks:\n{lines}")
+        lines = "\n".join(f"  {nodeid}: {msg}" for nodeid, msg in sorted(set(bad)))
+        raise pytest.UsageError(f"clause markers that spec/ cannot honour:\n{lines}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
+    was = RECORDER.enabled
+    RECORDER.reset()
+    RECORDER.enabled = True
+    try:
+        yield
+    finally:
+        RECORDER.enabled = was
+        item.stash[_FIRED] = dict(RECORDER.clauses)
+
+
+_FIRED = pytest.StashKey[dict]()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    results = _CONFIG_RESULTS.get("results")
+    if results is None:
+        return
+    entry = results.setdefault(report.nodeid, {"outcome": "passed"})
+    if report.failed:
+        entry["outcome"] = "failed"
+    elif report.skipped and report.when in ("setup", "call"):
+        entry["outcome"] = "skipped"
+
+
+_CONFIG_RESULTS: dict[str, dict] = {}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _CONFIG_RESULTS["results"] = {}
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    results = _CONFIG_RESULTS.setdefault("results", {})
+    entry = results.setdefault(item.nodeid, {"outcome": "passed"})
+    entry["declared"] = list(declared_clauses(item))
+    entry["fired"] = item.stash.get(_FIRED, {})
+    scenario = getattr(item, "scenario", None)
+    if scenario is not None:
+        entry["scenario"] = {"id": scenario.id, "file": scenario.file}
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    path = session.config.getoption("--clause-json")
+    results = _CONFIG_RESULTS.get("results")
+    if not path or results is None or not results:
+        return
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"tests": dict(sorted(results.items()))}, indent=1, sort_keys=True))
+    tmp.replace(target)
 
 
 # --- scenario files are collected as tests (test id = scenario id) ---------------------------

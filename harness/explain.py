@@ -1,0 +1,43 @@
+"""`azul-rules explain ID`: what a designer needs before changing a rule."""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Console
+
+from harness.coverage import ROOT, compute, load_test_results
+from harness.pytest_plugin import DEFAULT_JSON
+from harness.spec_commands import clause_panel
+from spec import default_catalogue
+
+
+def explain(clause_id: str, console: Console) -> None:
+    catalogue = default_catalogue()
+    console.print(clause_panel(catalogue, clause_id))
+    if clause_id not in catalogue:
+        clause_id = catalogue.interpretation(clause_id).clause_id
+    tests = load_test_results(ROOT / DEFAULT_JSON)
+    row = next(r for r in compute(catalogue, tests, {}) if r.id == clause_id)
+    console.print("[bold]Code sites[/bold] (model/): " + (", ".join(row.model_sites) or "none"))
+    if row.property_sites:
+        console.print("[bold]Invariants[/bold] (properties/): " + ", ".join(row.property_sites))
+    report = ROOT / "report" / "coverage.json"
+    sim = None
+    if report.exists():
+        data = json.loads(report.read_text())
+        sim = next((c["hits_simulation"] for c in data["clauses"] if c["id"] == clause_id), None)
+    if not tests:
+        console.print("[dim]No test results yet: run 'make test' (or 'make verify') for asserting tests and hits.[/dim]")
+    else:
+        console.print(f"[bold]Asserted by[/bold] {len(row.tests)} tests, {len(row.scenarios)} scenarios")
+        for t in row.tests:
+            console.print(f"  {t}", highlight=False)
+        for s in row.scenarios:
+            console.print(f"  scenario {s}", highlight=False)
+        if row.failing_tests:
+            console.print(f"[red]Failing[/red]: {', '.join(row.failing_tests)}")
+    console.print(f"[bold]Hits[/bold]: {row.hits_tests} in tests"
+                  + (f", {sim} in the last verify campaign" if sim is not None else ""))
+    missing = row.missing
+    console.print("[bold]Status[/bold]: " + (" ".join(missing) if missing else "implemented, exercised, asserted"))
