@@ -186,6 +186,8 @@ class Game:
         out.extend(MOON[c] for c in range(5) if exposed[c])
         if pl.chips_this_round < 2 or not rules.chip_cap:
             out.extend(CHIP[f] for f, fac in enumerate(s.small, 1) if fac.chip_revealed and fac.chip)
+        elif any(fac.chip_revealed for fac in s.small):
+            cite("duel.acquire.chip.limit")
         return out
 
     def _pending_actions(self, p: Pending) -> list[Action]:
@@ -559,6 +561,7 @@ class Game:
 
     def _reveal(self, f: int, events: list[Event], clause: str) -> None:
         fac = self.state.small[f - 1]
+        cite("duel.acquire.chip.accessible")
         if fac.chip and not fac.chip_revealed:
             fac.chip_revealed = True
             events.append(Event("reveal-chip", clause, detail=f"Factory {f} is empty: C{fac.chip:02d} revealed"))
@@ -682,6 +685,7 @@ class Game:
     def _change_phase(self, target: str, events: list[Event]) -> None:
         s = self.state
         check_transition(s.phase, target)
+        cite("duel.round.structure")
         cite_edge(s.phase, target)
         events.append(Event("phase", "duel.round.structure", detail=f"{s.phase} -> {target} (round {s.round})"))
         s.phase = target

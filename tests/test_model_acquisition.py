@@ -106,7 +106,8 @@ def test_third_chip_in_a_round(reading: str, legal: bool) -> None:
     assert (g.why_illegal(parse_action("chip 3")) is None) is legal
 
 
-@pytest.mark.clause("duel.lines.same-colour", "duel.lines.overflow", "duel.lines.capacity", "duel.broken.capacity")
+@pytest.mark.clause("duel.lines.same-colour", "duel.lines.overflow", "duel.lines.capacity", "duel.broken.capacity",
+                    "duel.component.player-board")
 def test_line_rules_overflow_and_broken_capacity() -> None:
     g = _setup_small()
     s = g.state
@@ -135,7 +136,8 @@ def test_voluntary_break_reading(reading: str, extra: set[str]) -> None:
     assert {n for n in names if " x" in n} >= extra and (extra or not any(" x" in n for n in names))
 
 
-@pytest.mark.clause("duel.acquire.plate.display", "duel.acquire.plate.placement", "duel.acquire.plate.token")
+@pytest.mark.clause("duel.acquire.plate.display", "duel.acquire.plate.placement", "duel.acquire.plate.token",
+                    "duel.component.tokens", "duel.component.dome")
 def test_take_displayed_plate_uses_a_token_and_is_not_refilled() -> None:
     g = in_acquisition(3)
     s = g.state

@@ -9,7 +9,8 @@ from tests.helpers import B, R, play
 
 
 @pytest.mark.clause("duel.setup.supplies", "duel.setup.fill-factories", "duel.setup.bonus-chips",
-                    "duel.setup.plate-pile", "duel.setup.scores", "duel.component.tiles")
+                    "duel.setup.plate-pile", "duel.setup.scores", "duel.component.tiles",
+                    "duel.component.factories", "duel.component.plates", "duel.component.bonus-chips")
 def test_setup_lays_out_the_table() -> None:
     g = new_game(seed=1)
     s = g.state
@@ -19,6 +20,24 @@ def test_setup_lays_out_the_table() -> None:
     assert s.display.count(0) == 0 and len(s.pile) == 15
     assert s.special_supply == 9 and s.large.start_tile
     assert [p.score for p in s.players] == [5, 5]
+    assert len(g.rules.tables.plates) == 18 and len(g.rules.tables.chips) == 20
+    assert sum(p.is_special for p in g.rules.tables.plates) == 9
+
+
+@pytest.mark.clause("duel.acquire.turn-order")
+def test_turns_alternate_from_the_starting_player() -> None:
+    g = new_game(seed=2, chance=ScriptedChance(first=1, seed=2))
+    while g.state.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    assert g.current_player == 1
+    movers = []
+    for _ in range(6):
+        movers.append(g.current_player)
+        plate_or_tiles = g.legal_actions()[-1]          # a sun/moon pick or a chip
+        g.apply(plate_or_tiles)
+        while g.state.pending is not None:
+            g.apply(g.legal_actions()[0])
+    assert movers == [1, 0, 1, 0, 1, 0]
 
 
 @pytest.mark.clause("duel.setup.scores")

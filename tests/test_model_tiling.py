@@ -176,3 +176,30 @@ def test_broken_penalties_and_starting_player_tile(reading: str, totals: tuple[i
     g.state.bag[K] -= 3
     start_tiling(g)
     assert pl.score == 0, "a score never drops below 0"
+
+
+@pytest.mark.clause("duel.tiling.simultaneous")
+def test_the_order_in_which_players_tile_does_not_matter() -> None:
+    finals = []
+    for starter in (0, 1):
+        g = bare(7)
+        g.state.starter = starter
+        for who in (0, 1):
+            put_plate(g, who, 0, 2 + who)
+            set_line(g, who, 1, B, 1)
+            set_line(g, who, 2, T, 2)
+            g.state.players[who].broken = [K]
+            g.state.bag[K] -= 1
+        start_tiling(g)
+        while g.state.pending is not None:
+            play(g, str(g.legal_actions()[0]))
+        finals.append([(p.score, p.dome_tile, p.line_count) for p in g.state.players])
+    assert finals[0] == finals[1]
+
+
+@pytest.mark.clause("duel.lines.right-to-left")
+def test_lines_are_shown_filling_from_the_right() -> None:
+    from model.render import render_text
+    g = bare()
+    set_line(g, 0, 3, R, 2)
+    assert "  .RR |" in render_text(g)
