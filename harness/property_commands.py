@@ -40,9 +40,12 @@ def default_jobs() -> int:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
 @click.option("--interpretation", "interps", multiple=True, metavar="ID=ALT", help="Override an interpretation point.")
+@click.option("--policy", type=click.Choice(["uniform", "careful"]), default="uniform", show_default=True,
+              help="uniform: any legal action; careful: place tiles where fewest break (realistic scores).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
               show_default=True, help="Where failing games are written as scenarios.")
-def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str, ...], out: Path) -> None:
+def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str, ...], policy: str,
+                     out: Path) -> None:
     """Random legal games checked at every step, with statistics for designers."""
     from properties.simulate import run_campaign, write_failure
 
@@ -51,11 +54,11 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
     with _progress(console) as progress:
         task = progress.add_task("simulating", total=games)
         report = run_campaign(games, seed, overrides, jobs=jobs or default_jobs(),
-                              progress=lambda n: progress.advance(task, n))
+                              progress=lambda n: progress.advance(task, n), policy=policy)
     gs = report.games
     finished = [g for g in gs if g.failure is None]
     scores = [s for g in finished for s in g.scores]
-    table = Table(title=f"{games} games, seed {seed}" + (f", {overrides}" if overrides else ""))
+    table = Table(title=f"{games} games, seed {seed}, policy {policy}" + (f", {overrides}" if overrides else ""))
     table.add_column("statistic")
     table.add_column("value", justify="right")
     if scores:
@@ -76,7 +79,7 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
     console.print(table)
     failures = report.failures
     for g in failures:
-        path = write_failure(g, overrides, out)
+        path = write_failure(g, overrides, out, policy)
         console.print(f"[red]FAIL[/red] seed {g.seed}: {g.failure[0]}: {g.failure[1]}\n"
                       f"     replay: azul-rules scenario {path}", highlight=False)
     console.print(f"{len(gs) - len(failures)} passed, {len(failures)} failed")

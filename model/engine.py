@@ -33,7 +33,7 @@ DRAW = act(Kind.DRAW_PLATE)
 NO_BONUS = act(Kind.NO_BONUS)
 
 
-def _band_full(pl: Player, line: int) -> bool:
+def band_full(pl: Player, line: int) -> bool:
     """Are the 3 plates of the band of pattern line `line` (0-based) all placed?"""
     base = (line // 2) * 3
     return bool(pl.plates[base] and pl.plates[base + 1] and pl.plates[base + 2])
@@ -80,6 +80,7 @@ def bonus_valid(pl: Player, colour: int, missing: int, ids: tuple[int, ...],
     return None
 
 
+_UNSORTED_DECISIONS = frozenset({"draw", "return", "bonus"})
 _TURN_KINDS = frozenset({Kind.TAKE_PLATE, Kind.DRAW_PLATE, Kind.SUN, Kind.MOON, Kind.CHIP, Kind.PASS})
 _DECISION_CLAUSE = {
     Kind.KEEP_PLATE: "duel.acquire.plate.keep-one", Kind.PLACE_PLATE: "duel.acquire.plate.placement",
@@ -154,14 +155,13 @@ class Game:
         p = s.pending
         if p is not None:
             out = self._pending_actions(p)
-        elif s.phase == "acquisition" and s.to_move >= 0:
-            out = self._turn_actions(s.to_move)
-            if not out:
-                out = [PASS]
-        else:
-            out = []
-        out.sort(key=sort_key)
-        return out
+            if p.kind in _UNSORTED_DECISIONS:
+                out.sort(key=sort_key)
+            return out
+        if s.phase == "acquisition" and s.to_move >= 0:
+            # generated in key order already: plates, draw, suns (large, then 1-4), moons, chips
+            return self._turn_actions(s.to_move) or [PASS]
+        return []
 
     def _turn_actions(self, who: int) -> list[Action]:
         s, rules = self.state, self.rules
@@ -730,12 +730,12 @@ class Game:
                     return
                 if cells:
                     self._move_line_to_dome(who, line, cells[0], events)
-                elif _band_full(pl, line):
+                elif band_full(pl, line):
                     self._unplaceable(who, line, events)
                 else:
                     cite("duel.tiling.wait")
                 continue
-            if not cells and _band_full(pl, line):
+            if not cells and band_full(pl, line):
                 alt = rules.choices["duel.tiling.unplaceable-scope"]
                 cite_alternative("duel.tiling.unplaceable-scope", alt)
                 if rules.unplaceable_any_line:

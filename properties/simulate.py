@@ -20,6 +20,7 @@ from model.actions import Kind
 from model.clauses import RECORDER, recording
 from properties.counterexample import scenario_text, write_counterexample
 from properties.invariants import violations
+from properties.policy import POLICIES
 from properties.steps import check_step
 
 
@@ -43,7 +44,7 @@ class GameReport:
 
 
 def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_every: int = 25,
-                 record: bool = True, max_steps: int = 5000) -> GameReport:
+                 record: bool = True, max_steps: int = 5000, policy: str = "uniform") -> GameReport:
     """One random legal game with every invariant checked after every step."""
     ctx = recording() if record else None
     if ctx:
@@ -51,6 +52,7 @@ def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_
     try:
         game = new_game(seed=seed, overrides=dict(overrides or {}))
         rng = random.Random(seed)
+        choose = POLICIES[policy]
         branches: Counter[str] = Counter()
         draws: Counter[int] = Counter()
         log: list[str] = []
@@ -64,7 +66,7 @@ def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_
             if not actions:
                 failure = ("progress", f"stalled in round {game.state.round}")
                 break
-            action = rng.choice(actions)
+            action = choose(game, actions, rng)
             before = game.state.copy()
             events = game.apply(action)
             step += 1
@@ -120,15 +122,16 @@ def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_
             ctx.__exit__(None, None, None)
 
 
-def _play_batch(args: tuple[list[int], dict[str, str], int]) -> list[GameReport]:
-    seeds, overrides, deep_every = args
-    return [play_checked(s, overrides, deep_every=deep_every) for s in seeds]
+def _play_batch(args: tuple[list[int], dict[str, str], int, str]) -> list[GameReport]:
+    seeds, overrides, deep_every, policy = args
+    return [play_checked(s, overrides, deep_every=deep_every, policy=policy) for s in seeds]
 
 
 @attrs.define
 class CampaignReport:
     games: list[GameReport]
     overrides: dict[str, str]
+    policy: str = "uniform"
 
     @property
     def failures(self) -> list[GameReport]:
@@ -142,28 +145,29 @@ class CampaignReport:
 
 
 def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None = None, jobs: int = 1,
-                 deep_every: int = 25, progress: Any = None) -> CampaignReport:
+                 deep_every: int = 25, progress: Any = None, policy: str = "uniform") -> CampaignReport:
     seeds = list(range(seed, seed + games))
     overrides = dict(overrides or {})
     reports: list[GameReport] = []
     if jobs <= 1:
         for s in seeds:
-            reports.append(play_checked(s, overrides, deep_every=deep_every))
+            reports.append(play_checked(s, overrides, deep_every=deep_every, policy=policy))
             if progress:
                 progress(1)
     else:
         chunk = max(1, min(25, games // (jobs * 4) or 1))
-        batches = [(seeds[i:i + chunk], overrides, deep_every) for i in range(0, len(seeds), chunk)]
+        batches = [(seeds[i:i + chunk], overrides, deep_every, policy) for i in range(0, len(seeds), chunk)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for batch in pool.map(_play_batch, batches):
                 reports.extend(batch)
                 if progress:
                     progress(len(batch))
     reports.sort(key=lambda r: r.seed)
-    return CampaignReport(reports, overrides)
+    return CampaignReport(reports, overrides, policy)
 
 
-def write_failure(report: GameReport, overrides: Mapping[str, str], directory: Path | None = None) -> Path:
+def write_failure(report: GameReport, overrides: Mapping[str, str], directory: Path | None = None,
+                  policy: str = "uniform") -> Path:
     from properties.invariants import INVARIANTS
     from properties.steps import STEP_INVARIANTS
 
@@ -173,6 +177,6 @@ def write_failure(report: GameReport, overrides: Mapping[str, str], directory: P
     alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(overrides.items())) or "defaults"
     text = scenario_text(
         scenario_id=f"counterexample.{name}.{alt}.seed-{report.seed}",
-        description=f"simulate found: {name}: {msg}\n(seed {report.seed}, step {report.failure_step})",
+        description=f"simulate found: {name}: {msg}\n(seed {report.seed}, step {report.failure_step}, policy {policy})",
         clauses=clauses, overrides=overrides, actions=report.actions_log, seed=report.seed)
     return write_counterexample(text, f"{name}-{alt}-seed-{report.seed}", directory)
