@@ -95,7 +95,11 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
               show_default=True)
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the matrix as JSON.")
-def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, json_path: Path | None) -> None:
+@click.option("--shrink", is_flag=True,
+              help="For each row that breaks an invariant, let Hypothesis find and shrink a short "
+                   "counterexample (minutes per row).")
+def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, json_path: Path | None,
+                            shrink: bool) -> None:
     """Run every invariant under every alternative; print the matrix with counterexamples."""
     from properties.matrix import COLUMNS, matrix_rows, run_matrix
 
@@ -118,6 +122,12 @@ def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, 
         for name, path in row.broken.items():
             console.print(f"{row.label}: {name}: {row.messages[name]}\n    replay: azul-rules scenario {path}",
                           highlight=False, markup=False)
+        if shrink and row.broken:
+            from properties.matrix import shrink_row
+            with console.status(f"shrinking a counterexample for {row.label} ..."):
+                shrunk = shrink_row(row.overrides, out)
+            if shrunk:
+                console.print(f"    shrunk: azul-rules scenario {shrunk}", highlight=False, markup=False)
     if json_path:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(json.dumps([r.to_json() for r in result], indent=2, sort_keys=True))

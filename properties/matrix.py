@@ -69,3 +69,27 @@ def run_matrix(games: int, seed: int = 0, jobs: int = 1, out: Path | None = None
         result.append(MatrixRow(label, overrides, games, broken, messages,
                                 sum(g.stalled for g in campaign.games), decided))
     return result
+
+
+def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 200) -> str | None:
+    """Let Hypothesis find and shrink a failing game under `overrides`; the machine writes the
+    shrunk scenario. Returns its path, or None when Hypothesis found no failure in its budget."""
+    from hypothesis import HealthCheck, settings
+
+    from properties.machine import InvariantBroken, machine_for
+
+    machine = machine_for(overrides, directory)
+    case = machine.TestCase
+    case.settings = settings(max_examples=max_examples, stateful_step_count=300, deadline=None,
+                             database=None, derandomize=True,
+                             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    try:
+        case().runTest()
+    except InvariantBroken as exc:
+        return str(exc).rsplit("azul-rules scenario ", 1)[-1].strip()
+    except BaseException as exc:        # Hypothesis wraps several distinct failures in a group
+        text = str(exc)
+        if "azul-rules scenario " in text:
+            return text.rsplit("azul-rules scenario ", 1)[-1].split()[0]
+        raise
+    return None
