@@ -12,7 +12,7 @@ from harness.errors import UserError
 from harness.property_commands import interpretations_command, simulate_command
 from harness.scenario_commands import scenario_command, show_command
 from harness.scenarios import ScenarioError
-from harness.spec_commands import spec_group, summary_table
+from harness.spec_commands import spec_group
 from model.errors import RulesetError
 from spec import SpecError, default_catalogue
 

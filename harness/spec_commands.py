@@ -48,6 +48,7 @@ def lint_command() -> None:
     if problems:
         raise SystemExit(1)
     cat = default_catalogue()
+    console.print(summary_table(cat))
     console.print(f"spec: {len(cat)} clauses, {len(cat.interpretations)} interpretation points, no problems")
 
 

@@ -335,8 +335,8 @@ class Game:
         if k is Kind.BONUS:
             assert p is not None
             line = p.data[0]
-            problem = bonus_valid(pl, pl.line_colour[line], line + 1 - pl.line_count[line], args, rules.tables)
-            return ("duel.bonus.complete-line", problem) if problem else None
+            why = bonus_valid(pl, pl.line_colour[line], line + 1 - pl.line_count[line], args, rules.tables)
+            return ("duel.bonus.complete-line", why) if why else None
         if k is Kind.NO_BONUS:
             return None
         if k is Kind.TILE:
@@ -443,7 +443,7 @@ class Game:
             self._end_turn(who, events)
             return
         if k is Kind.SUN:
-            self._sun_pick(who, *a.args, events)
+            self._sun_pick(who, a.args[0], a.args[1], events)
             return
         if k is Kind.STACK:
             assert p is not None
@@ -525,7 +525,7 @@ class Game:
         spaces = self.rules.tables.plates[plate_id - 1].rotations[rot]
         pl.plates[slot] = plate_id
         pl.rotations[slot] = rot
-        for cell, space in zip(SLOT_CELLS[slot], spaces):
+        for cell, space in zip(SLOT_CELLS[slot], spaces, strict=True):
             pl.dome_space[cell] = space
 
     def _sun_pick(self, who: int, f: int, c: int, events: list[Event]) -> None:

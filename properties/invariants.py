@@ -195,7 +195,7 @@ INVARIANTS: tuple[Invariant, ...] = (
 
 
 def violations(game: Game, *, physical_only: bool = False) -> list[tuple[Invariant, str]]:
-    out = []
+    out: list[tuple[Invariant, str]] = []
     for inv in INVARIANTS:
         if physical_only and not inv.physical:
             continue

@@ -13,8 +13,8 @@ from model import Ruleset, new_game
 from model.engine import Game
 from properties.chance import HypothesisChance, RecordingChance
 from properties.counterexample import DEFAULT_DIR, scenario_text, write_counterexample
-from properties.invariants import INVARIANTS, violations
-from properties.steps import STEP_INVARIANTS, check_step
+from properties.invariants import violations
+from properties.steps import check_step, invariant_clauses
 
 
 class InvariantBroken(AssertionError):
@@ -70,7 +70,7 @@ class DuelMachine(RuleBasedStateMachine):
         name, msg = problems[0]
         rec = self.recorder
         assert rec is not None
-        clauses = next(i.clauses for i in (*INVARIANTS, *STEP_INVARIANTS) if i.name == name)
+        clauses = invariant_clauses(name)
         alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(self.overrides.items())) or "defaults"
         text = scenario_text(
             scenario_id=f"counterexample.{name}.{alt}",
@@ -85,7 +85,7 @@ class DuelMachine(RuleBasedStateMachine):
 def machine_for(overrides: dict[str, str], directory: Path | None = None) -> type[DuelMachine]:
     """A DuelMachine subclass playing under the given interpretation overrides."""
     name = "DuelMachine_" + "_".join(f"{k}={v}" for k, v in sorted(overrides.items())).replace(".", "_").replace("-", "_")
-    attrs = {"overrides": dict(overrides)}
+    attrs: dict[str, object] = {"overrides": dict(overrides)}
     if directory is not None:
         attrs["counterexample_dir"] = directory
     return type(name or "DuelMachine_defaults", (DuelMachine,), attrs)

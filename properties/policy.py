@@ -50,7 +50,7 @@ def careful(game: Game, actions: list[Action], rng: random.Random) -> Action:
     if p is not None and p.kind == "line":
         costs = [_line_cost(game, a) for a in actions]
         best = min(costs)
-        return rng.choice([a for a, c in zip(actions, costs) if c == best])
+        return rng.choice([a for a, c in zip(actions, costs, strict=True) if c == best])
     if p is not None and p.kind == "bonus":
         spend = [a for a in actions if a.kind is Kind.BONUS]
         if spend:

@@ -11,8 +11,8 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-               print_blob=True)
+_COMMON: dict = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+                     print_blob=True)
 
 settings.register_profile("ci", max_examples=30, stateful_step_count=300, derandomize=True,
                           database=None, **_COMMON)

@@ -168,12 +168,11 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
 
 def write_failure(report: GameReport, overrides: Mapping[str, str], directory: Path | None = None,
                   policy: str = "uniform") -> Path:
-    from properties.invariants import INVARIANTS
-    from properties.steps import STEP_INVARIANTS
+    from properties.steps import invariant_clauses
 
     assert report.failure is not None
     name, msg = report.failure
-    clauses = next((i.clauses for i in (*INVARIANTS, *STEP_INVARIANTS) if i.name == name), ("duel.round.structure",))
+    clauses = invariant_clauses(name)
     alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(overrides.items())) or "defaults"
     text = scenario_text(
         scenario_id=f"counterexample.{name}.{alt}.seed-{report.seed}",

@@ -103,3 +103,16 @@ def _round_totals(before: GameState, events: list[Event], who: int) -> tuple[int
     chips = pl.chips_this_round + sum(1 for e in events if e.kind == "chip" and e.player == who)
     tokens = pl.tokens_used
     return tokens, chips
+
+
+def invariant_clauses(name: str) -> tuple[str, ...]:
+    """The clause ids an invariant (state or step) guards."""
+    from properties.invariants import INVARIANTS
+
+    for inv in INVARIANTS:
+        if inv.name == name:
+            return inv.clauses
+    for step in STEP_INVARIANTS:
+        if step.name == name:
+            return step.clauses
+    raise KeyError(f"unknown invariant {name!r}")

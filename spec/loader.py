@@ -237,7 +237,7 @@ def _load_chapter(
         cid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{n + 1}"
         line = ft.line_of_id(cid)
 
-        def fline(field: str) -> int | None:
+        def fline(field: str, line: int | None = line) -> int | None:
             return ft.line_of_field(line, field)
 
         if not _check_table(raw, CLAUSE_FIELDS, CLAUSE_REQUIRED, file=file, clause=cid, prefix="",

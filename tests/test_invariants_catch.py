@@ -138,7 +138,7 @@ def break_phase_edges(mp):
 
 
 def break_tile_exchange(mp):   # Player tokens are never used, and Acquisition ends without them
-    turn_actions, can_act = Game._turn_actions, Game._can_act
+    turn_actions = Game._turn_actions
     mp.setattr(Game, "_turn_actions", lambda self, who: [
         a for a in turn_actions(self, who) if a.kind not in (engine.Kind.TAKE_PLATE, engine.Kind.DRAW_PLATE)])
     mp.setattr(Game, "_token_problem", lambda self, pl: ("duel.acquire.plate.token", "broken model"))

@@ -157,6 +157,6 @@ def test_committed_phase_diagram_is_up_to_date() -> None:
     source = phase_dot().source
     assert (ROOT / "docs" / "phases.dot").read_text() == source, "run: azul-rules graph --format dot"
     svg = html.unescape((ROOT / "docs" / "phases.svg").read_text())
-    for a, b, data in phase_graph().edges(data=True):
+    for _source, _target, data in phase_graph().edges(data=True):
         for clause in data["clauses"]:
             assert clause in svg, f"docs/phases.svg lacks {clause}: run azul-rules graph"

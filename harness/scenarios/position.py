@@ -19,7 +19,7 @@ from model import Game, Ruleset, ScriptedChance, new_game
 from model.colours import COLOURS, EMPTY, SPECIAL
 from model.errors import RulesetError
 from model.events import Event
-from model.state import SLOT_CELLS, SmallFactory
+from model.state import SmallFactory
 from properties.invariants import violations
 
 
@@ -156,9 +156,7 @@ class _Builder:
                     s.special_supply += 1
             pl.dome_tile = [EMPTY] * 36
         if "plates" in spec:
-            for slot, pid in enumerate(pl.plates):
-                if pid:
-                    s.pile.append(pid)
+            s.pile.extend(pid for pid in pl.plates if pid)
             pl.plates, pl.rotations, pl.dome_space = [0] * 9, [0] * 9, [EMPTY] * 36
             plates = spec["plates"]
             if not isinstance(plates, dict):

@@ -8,11 +8,10 @@ import attrs
 
 from harness.scenarios.loader import Scenario
 from harness.scenarios.notation import (
-    format_counts, format_dome_row, format_tiles, parse_colour_counts, parse_label,
+    format_counts, format_dome_row, format_tiles, parse_colour_counts,
 )
 from harness.scenarios.position import build_game
 from model import Game, IllegalAction, parse_action
-from model.colours import EMPTY
 from model.events import Event
 
 
