@@ -7,7 +7,7 @@ from model.clauses import cite, cite_alternative
 from model.colours import COLOURS
 from model.events import Event
 from model.ruleset import Ruleset
-from model.state import GameState
+from model.state import GameState, SmallFactory
 
 
 def draw_tile(state: GameState, chance: Chance, events: list[Event]) -> int | None:
@@ -99,3 +99,20 @@ def refill_display(state: GameState, clause: str) -> None:
     for i in range(3):
         if state.display[i] == 0 and state.pile:
             state.display[i] = state.pile.pop(0)
+
+
+def clear_factories(state: GameState) -> None:
+    """Empty every Factory: tiles back into the bag, chips back into the face-down supply (the
+    Starting player tile stays where it is). Used to set up positions, never by the rules."""
+    for c in range(5):
+        state.bag[c] += state.large.sun[c] + state.large.moon[c]
+    state.large.sun, state.large.moon = [0] * 5, [0] * 5
+    for f in state.small:
+        for c in range(5):
+            state.bag[c] += f.sun[c]
+        for c in f.moon:
+            state.bag[c] += 1
+        if f.chip:
+            state.chip_supply.append(f.chip)
+    state.chip_supply.sort()
+    state.small = [SmallFactory() for _ in range(len(state.small))]

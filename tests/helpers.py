@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from model import Game, new_game, parse_action
 from model.colours import COLOUR_INDEX, EMPTY
-from model.state import SmallFactory
+from model.supply import clear_factories
 
 B, Y, R, K, T = (COLOUR_INDEX[c] for c in ("blue", "yellow", "red", "black", "turquoise"))
 
@@ -26,19 +26,7 @@ def in_acquisition(seed: int = 0, **overrides: str) -> Game:
 
 def empty_table(game: Game) -> None:
     """Clear every Factory (tiles back to the bag) and the chips; leaves tokens and plates alone."""
-    s = game.state
-    for c in range(5):
-        s.bag[c] += s.large.sun[c] + s.large.moon[c]
-        s.large.sun[c] = s.large.moon[c] = 0
-    for f in s.small:
-        for c in range(5):
-            s.bag[c] += f.sun[c]
-        for c in f.moon:
-            s.bag[c] += 1
-        if f.chip:
-            s.chip_supply.append(f.chip)
-    s.chip_supply.sort()
-    s.small = [SmallFactory() for _ in range(4)]
+    clear_factories(game.state)
 
 
 def take_from_bag(game: Game, colour: int, n: int) -> None:

@@ -19,7 +19,7 @@ from model import Game, Ruleset, ScriptedChance, new_game
 from model.colours import COLOURS, EMPTY, SPECIAL
 from model.errors import RulesetError
 from model.events import Event
-from model.state import SmallFactory
+from model.supply import clear_factories
 from properties.invariants import violations
 
 
@@ -87,18 +87,7 @@ class _Builder:
     # --- parts -------------------------------------------------------------------------
     def factories(self, table: dict[str, Any]) -> None:
         s = self.s
-        for c in range(5):
-            s.bag[c] += s.large.sun[c] + s.large.moon[c]
-        s.large.sun, s.large.moon = [0] * 5, [0] * 5
-        for f in s.small:
-            for c in range(5):
-                s.bag[c] += f.sun[c]
-            for c in f.moon:
-                s.bag[c] += 1
-            if f.chip:
-                s.chip_supply.append(f.chip)
-        s.chip_supply.sort()
-        s.small = [SmallFactory() for _ in range(4)]
+        clear_factories(s)
         for name in FACTORY_NAMES:
             if name not in table:
                 continue
