@@ -11,7 +11,7 @@ from itertools import combinations, permutations
 
 from model.actions import Action, Kind, act, sort_key
 from model.chance import Chance
-from model.clauses import cite, cite_alternative, cite_edge
+from model.clauses import RECORDER, cite, cite_alternative, cite_edge
 from model.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.components import ComponentTables
 from model.errors import IllegalAction
@@ -63,6 +63,17 @@ def bonus_options(pl: Player, colour: int, missing: int, tables: ComponentTables
             if sum(colour in tables.chips[c - 1].colours for c in combo) >= 2 * pairs:
                 out.append(combo)
     return out
+
+
+def has_bonus_option(pl: Player, colour: int, missing: int, tables: ComponentTables) -> bool:
+    """Whether any chip set can replace `missing` tiles: k matching pairs and missing-k triples need
+    2k chips showing the colour and 2k + 3(missing - k) chips in all."""
+    chips = pl.chips
+    n = len(chips)
+    if n < 2 * missing:
+        return False
+    matching = sum(colour in tables.chips[c - 1].colours for c in chips)
+    return any(2 * k <= matching and n >= 3 * missing - k for k in range(missing + 1))
 
 
 def bonus_valid(pl: Player, colour: int, missing: int, ids: tuple[int, ...],
@@ -168,22 +179,28 @@ class Game:
         pl = s.players[who]
         out: list[Action] = []
         if s.round < 5 and pl.tokens_used < 2:
-            out.extend(TAKE[i] for i in range(3) if s.display[i])
+            d = s.display
+            if d[0]:
+                out.append(TAKE[0])
+            if d[1]:
+                out.append(TAKE[1])
+            if d[2]:
+                out.append(TAKE[2])
             if s.pile and (pl.score > 0 or not rules.draw_needs_points):
                 out.append(DRAW)
         large = s.large
         lsun, lmoon = large.sun, large.moon
         exposed = [lmoon[0], lmoon[1], lmoon[2], lmoon[3], lmoon[4]]
         row = SUN[0]
-        out.extend(row[c] for c in range(5) if lsun[c])
+        out += [row[c] for c in range(5) if lsun[c]]
         for f, fac in enumerate(s.small, 1):
             sun = fac.sun
             if sun[0] or sun[1] or sun[2] or sun[3] or sun[4]:
                 row = SUN[f]
-                out.extend(row[c] for c in range(5) if sun[c])
+                out += [row[c] for c in range(5) if sun[c]]
             elif fac.moon:
                 exposed[fac.moon[-1]] = 1
-        out.extend(MOON[c] for c in range(5) if exposed[c])
+        out += [MOON[c] for c in range(5) if exposed[c]]
         if pl.chips_this_round < 2 or not rules.chip_cap:
             out.extend(CHIP[f] for f, fac in enumerate(s.small, 1) if fac.chip_revealed and fac.chip)
         elif any(fac.chip_revealed for fac in s.small):
@@ -622,7 +639,7 @@ class Game:
             cite_alternative("duel.lines.voluntary-break", "any-split")
         pl.line_colour[i] = colour
         pl.line_count[i] += placed
-        if not matching_cells(pl, i, colour):
+        if RECORDER.enabled and not matching_cells(pl, i, colour):
             cite("duel.lines.premature")
         events.append(Event("line", "duel.lines.one-line", who, detail=f"{placed} {COLOURS[colour]} on line {line}"))
         if n > placed:
@@ -715,7 +732,7 @@ class Game:
             if stage == 0:
                 s.tiling = (order, line, 1)
                 if 0 < count < cap and pl.chips:
-                    if bonus_options(pl, colour, cap - count, rules.tables):
+                    if has_bonus_option(pl, colour, cap - count, rules.tables):
                         s.pending = Pending("bonus", who, (line,))
                         return
                 continue

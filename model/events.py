@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import attrs
 
 
-@attrs.frozen(slots=True)
-class Event:
+class Event(NamedTuple):
+    """Immutable; a NamedTuple because the engine makes one per effect on its hot path."""
+
     kind: str              # e.g. "score", "penalty", "phase", "reveal-chip", "broken", "restock"
     clause: str
     player: int | None = None

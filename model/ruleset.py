@@ -7,6 +7,7 @@ lists; a test checks that IMPLEMENTED and the spec agree.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import attrs
@@ -90,7 +91,16 @@ class Ruleset:
     @classmethod
     def build(cls, overrides: Mapping[str, str] | None = None, *, tablets: tuple[str, ...] | None = None,
               catalogue: Catalogue | None = None) -> "Ruleset":
-        catalogue = catalogue or default_catalogue()
+        """The ruleset for these overrides (rulesets of the project's own catalogue are shared: they
+        are frozen, and building one per game would cost more than the game's setup)."""
+        if catalogue is None:
+            return _cached_build(tuple(sorted((overrides or {}).items())),
+                                 tuple(tablets) if tablets is not None else None)
+        return cls._build(overrides, tablets=tablets, catalogue=catalogue)
+
+    @classmethod
+    def _build(cls, overrides: Mapping[str, str] | None, *, tablets: tuple[str, ...] | None,
+               catalogue: Catalogue) -> "Ruleset":
         choices = default_choices(catalogue)
         for interp_id, alt in sorted((overrides or {}).items()):
             if interp_id not in choices:
@@ -119,3 +129,8 @@ def parse_override(text: str) -> tuple[str, str]:
         raise RulesetError(f"expected INTERPRETATION=ALTERNATIVE, got {text!r}")
     key, _, value = text.partition("=")
     return key.strip(), value.strip()
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_build(overrides: tuple[tuple[str, str], ...], tablets: tuple[str, ...] | None) -> Ruleset:
+    return Ruleset._build(dict(overrides), tablets=tablets, catalogue=default_catalogue())

@@ -77,7 +77,9 @@ def break_matching(mp):   # any empty space on a plate accepts any tile
 
 
 def break_chip_cap(mp):   # the engine forgets the cap while the ruleset still says hard-cap
+    import model.ruleset as ruleset_module
     from model.ruleset import Ruleset
+    mp.setattr(ruleset_module, "_cached_build", ruleset_module._cached_build.__wrapped__)  # no stale rulesets
     original = Ruleset.__attrs_post_init__
 
     def broken(self):

@@ -203,3 +203,18 @@ def test_lines_are_shown_filling_from_the_right() -> None:
     g = bare()
     set_line(g, 0, 3, R, 2)
     assert "  .RR |" in render_text(g)
+
+
+@pytest.mark.clause("duel.bonus.complete-line")
+def test_bonus_existence_check_agrees_with_the_enumeration() -> None:
+    import random
+
+    from model.engine import bonus_options, has_bonus_option
+    g = bare()
+    pl = g.state.players[0]
+    rng = random.Random(3)
+    for _ in range(300):
+        pl.chips = sorted(rng.sample(range(1, 21), rng.randrange(0, 9)))
+        colour, missing = rng.randrange(5), rng.randrange(1, 6)
+        assert has_bonus_option(pl, colour, missing, g.rules.tables) == bool(
+            bonus_options(pl, colour, missing, g.rules.tables)), (pl.chips, colour, missing)
