@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from rich.console import Console
+from rich.markup import escape
 
 from harness.coverage import ROOT, compute, load_test_results
 from harness.pytest_plugin import DEFAULT_JSON
@@ -32,11 +33,11 @@ def explain(clause_id: str, console: Console) -> None:
     else:
         console.print(f"[bold]Asserted by[/bold] {len(row.tests)} tests, {len(row.scenarios)} scenarios")
         for t in row.tests:
-            console.print(f"  {t}", highlight=False)
+            console.print(f"  {t}", highlight=False, markup=False)
         for s in row.scenarios:
-            console.print(f"  scenario {s}", highlight=False)
+            console.print(f"  scenario {s}", highlight=False, markup=False)
         if row.failing_tests:
-            console.print(f"[red]Failing[/red]: {', '.join(row.failing_tests)}")
+            console.print("[red]Failing[/red]: " + escape(", ".join(row.failing_tests)))
     console.print(f"[bold]Hits[/bold]: {row.hits_tests} in tests"
                   + (f", {sim} in the last verify campaign" if sim is not None else ""))
     missing = row.missing

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -80,8 +81,9 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
     failures = report.failures
     for g in failures:
         path = write_failure(g, overrides, out, policy)
-        console.print(f"[red]FAIL[/red] seed {g.seed}: {g.failure[0]}: {g.failure[1]}\n"
-                      f"     replay: azul-rules scenario {path}", highlight=False)
+        name, msg = g.failure or ("", "")
+        console.print(f"[red]FAIL[/red] seed {g.seed}: " + escape(f"{name}: {msg}\n     replay: azul-rules scenario {path}"),
+                      highlight=False)
     console.print(f"{len(gs) - len(failures)} passed, {len(failures)} failed")
     if failures:
         raise SystemExit(1)
