@@ -32,6 +32,7 @@ IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "duel.prep.untaken-start-tile": ("same-starter", "alternate"),
     "duel.end.tie-without-tile": ("draw", "round-starter"),
     "duel.tablet.colourful-rows.special": ("not-a-colour", "counts-as-colour"),
+    "duel.tablet.colourful-rows.full": ("gaps-allowed", "full-row"),
     "duel.tablet.corner-values": ("upper-3-lower-8", "upper-8-lower-3"),
 }
 

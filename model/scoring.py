@@ -95,11 +95,16 @@ def tablet_points(side: str, rules: Ruleset, spaces: Sequence[int], tiles: Seque
     if side == "colourful-rows":
         cite("duel.tablet.colourful-rows")
         alt = rules.choices["duel.tablet.colourful-rows.special"]
+        full_only = rules.choices["duel.tablet.colourful-rows.full"] == "full-row"
         total = 0
         for r in range(6):
             row = [tiles[r * 6 + c] for c in range(6) if tiles[r * 6 + c] != EMPTY]
             colours = {t for t in row if alt == "counts-as-colour" or t != SPECIAL}
             if len(colours) >= 5:
+                if len(row) < 6:
+                    cite_alternative("duel.tablet.colourful-rows.full", rules.choices["duel.tablet.colourful-rows.full"])
+                    if full_only:
+                        continue
                 if SPECIAL in row:
                     cite_alternative("duel.tablet.colourful-rows.special", alt)
                 total += 4

@@ -11,8 +11,9 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-_COMMON: dict = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-                     print_blob=True)
+# Whole games are large examples by nature: the size health checks do not apply.
+_COMMON: dict = dict(deadline=None, print_blob=True, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
 
 settings.register_profile("ci", max_examples=30, stateful_step_count=300, derandomize=True,
                           database=None, **_COMMON)
