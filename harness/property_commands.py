@@ -111,10 +111,10 @@ def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, 
         task = progress.add_task("interpretations", total=games * len(rows))
         result = run_matrix(games, seed, jobs or default_jobs(), out, lambda n: progress.advance(task, n))
     table = Table(title=f"{len(COLUMNS)} invariants under every interpretation ({games} games per row)")
-    table.add_column("alternative (others at their defaults)")
+    table.add_column("alternative (others at their defaults)", overflow="fold")
     table.add_column("decided", justify="right")
     table.add_column("stalled", justify="right")
-    table.add_column("invariants broken")
+    table.add_column("invariants broken", overflow="fold")
     for row in result:
         broken = ", ".join(f"[red]{name}[/red]" for name in COLUMNS if name in row.broken) or "[green]none[/green]"
         table.add_row(row.label, str(row.decided) if row.overrides else "-", str(row.stalled), broken)
