@@ -7,6 +7,7 @@ Phase changes go through the phase graph (model.phases); every rule site cites i
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations, permutations
 
 from model.actions import Action, Kind, act, sort_key
@@ -31,6 +32,12 @@ PLACE = tuple(tuple(act(Kind.PLACE_PLATE, slot, r) for r in range(4)) for slot i
 LINE = tuple(act(Kind.LINE, line) for line in range(7))
 DRAW = act(Kind.DRAW_PLATE)
 NO_BONUS = act(Kind.NO_BONUS)
+
+
+@functools.cache
+def _stack_orders(leftover: tuple[int, ...]) -> tuple[Action, ...]:
+    """Every distinct order (bottom to top) of a small Factory's leftover tiles, sorted."""
+    return tuple(act(Kind.STACK, *order) for order in sorted(set(permutations(leftover))))
 
 
 def band_full(pl: Player, line: int) -> bool:
@@ -223,7 +230,7 @@ class Game:
         if k == "return":
             return [act(Kind.RETURN_PLATE, pid) for pid in p.extra]
         if k == "stack":
-            return [act(Kind.STACK, *order) for order in sorted(set(permutations(p.extra)))]
+            return list(_stack_orders(p.extra))
         if k == "line":
             colour, n = p.data
             out = [LINE[0]]
@@ -400,6 +407,15 @@ class Game:
         who = self.current_player
         pl = s.players[who]
         p = s.pending
+        # the commonest actions first
+        if k is Kind.LINE:
+            assert p is not None
+            self._place_tiles(who, p.data[0], p.data[1], a.args, events)
+            self._end_turn(who, events)
+            return
+        if k is Kind.MOON:
+            self._moon_pick(who, a.args[0], events)
+            return
         if k is Kind.TAKE_PLATE:
             plate = s.display[a.args[0]]
             s.display[a.args[0]] = 0
@@ -467,14 +483,6 @@ class Game:
             cite("duel.acquire.sun.small-leftovers")
             s.small[p.data[0] - 1].moon = list(a.args)
             s.pending = Pending("line", who, p.data[1:], ())
-            return
-        if k is Kind.MOON:
-            self._moon_pick(who, a.args[0], events)
-            return
-        if k is Kind.LINE:
-            assert p is not None
-            self._place_tiles(who, p.data[0], p.data[1], a.args, events)
-            self._end_turn(who, events)
             return
         if k is Kind.CHIP:
             cite("duel.acquire.chip.take")
@@ -674,7 +682,11 @@ class Game:
 
     def _acquisition_over(self) -> bool:
         s, rules = self.state, self.rules
-        if s.large.has_tiles or any(f.has_tiles or f.chip for f in s.small):
+        small = s.small
+        # A chip stays on its Factory until taken, so this first test settles most calls cheaply.
+        if small[0].chip or small[1].chip or small[2].chip or small[3].chip:
+            return False
+        if s.large.has_tiles or any(f.has_tiles for f in small):
             return False
         if s.round < 5:
             for pl in s.players:
