@@ -65,6 +65,14 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
     if scores:
         table.add_row("score min / median / mean / max",
                       f"{min(scores)} / {statistics.median(scores):g} / {statistics.mean(scores):.1f} / {max(scores)}")
+    if scores:
+        top = max(scores)
+        width = max(5, -(-(top + 1) // 8 // 5) * 5)          # at most about 8 buckets, multiples of 5
+        buckets = [0] * (top // width + 1)
+        for sc in scores:
+            buckets[sc // width] += 1
+        table.add_row("score distribution (per player)",
+                      "  ".join(f"{i * width}-{i * width + width - 1}: {n}" for i, n in enumerate(buckets) if n))
     for seat in (0, 1):
         table.add_row(f"wins P{seat + 1}", str(sum(g.winner == seat for g in finished)))
     table.add_row("draws", str(sum(g.winner is None for g in finished)))

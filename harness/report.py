@@ -35,6 +35,7 @@ class ReportInputs:
     games: int
     profile: str
     scenario_count: int
+    alternative_hits: Mapping[str, int] = attrs.field(factory=dict)   # "point=alternative" -> decisions
 
 
 def _gaps(catalogue: Catalogue) -> list[dict[str, Any]]:
@@ -54,7 +55,11 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
         svg = svg[svg.index("<svg"):]
     tests_passed = sum(e.get("outcome") == "passed" for e in inputs.tests.values())
     clauses_json = [c.to_json() for c in inputs.clauses]
+    defaults_in_play = [
+        {"id": i.id, "default": i.default, "hits": int(inputs.alternative_hits.get(f"{i.id}={i.default}", 0))}
+        for i in inputs.catalogue.interpretations]
     context = {
+        "defaults_in_play": defaults_in_play,
         "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "profile": inputs.profile, "summary": summary(inputs.clauses), "clauses": clauses_json,
         "matrix": inputs.matrix, "matrix_games": inputs.matrix_games, "columns": columns, "edges": edges,
@@ -83,7 +88,7 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
         (tmp / "index.html").write_text(_ENV.get_template("report.html.j2").render(**context))
         (tmp / "coverage.md").write_text(_ENV.get_template("coverage.md.j2").render(**context))
         data = {k: context[k] for k in ("generated", "profile", "summary", "clauses", "matrix", "edges", "gaps",
-                                        "campaign", "games", "tests_total", "tests_passed")}
+                                        "campaign", "games", "tests_total", "tests_passed", "defaults_in_play")}
         (tmp / "coverage.json").write_text(json.dumps(data, indent=1, sort_keys=True))
         (tmp / "phases.svg").write_text(svg)
         old = None

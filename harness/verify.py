@@ -68,6 +68,8 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
     if not stages[-1].ok:
         return _finish(console, stages)
     catalogue = default_catalogue()
+    from harness.spec_commands import summary_table
+    console.print(summary_table(catalogue))
 
     def scenarios(st: Stage) -> int:
         from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files
@@ -138,8 +140,10 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
         branches = campaign.totals("branches")
         camp = {"games": len(campaign.games), "failures": len(campaign.failures),
                 **{k: v for k, v in sorted(branches.items())}}
+        alt_hits = campaign.totals("alt_hits")
         build_report(ReportInputs(catalogue, clause_rows, test_results, matrix_rows, settings["matrix_games"],
-                                  campaign.totals("edge_hits"), camp, len(campaign.games), profile, scenario_count),
+                                  campaign.totals("edge_hits"), camp, len(campaign.games), profile, scenario_count,
+                                  {f"{i}={a}": n for (i, a), n in sorted(alt_hits.items())}),
                      out)
         st.detail = f"{out}/index.html, coverage.md, coverage.json"
     _stage(console, stages, "report", report)

@@ -212,6 +212,7 @@ class Game:
             out.extend(CHIP[f] for f, fac in enumerate(s.small, 1) if fac.chip_revealed and fac.chip)
         elif any(fac.chip_revealed for fac in s.small):
             cite("duel.acquire.chip.limit")
+            cite_alternative("duel.chips.per-round", "hard-cap")
         return out
 
     def _pending_actions(self, p: Pending) -> list[Action]:
@@ -645,6 +646,8 @@ class Game:
         placed = min(n, room) if len(args) == 1 else args[1]
         if len(args) > 1:
             cite_alternative("duel.lines.voluntary-break", "any-split")
+        elif n > 1 and not self.rules.any_split:
+            cite_alternative("duel.lines.voluntary-break", "whole-batch")
         pl.line_colour[i] = colour
         pl.line_count[i] += placed
         if RECORDER.enabled and not matching_cells(pl, i, colour):
