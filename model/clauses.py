@@ -26,10 +26,6 @@ class Recorder:
         self.edges.clear()
         self.alternatives.clear()
 
-    def merge(self, other: "Recorder") -> None:
-        self.clauses.update(other.clauses)
-        self.edges.update(other.edges)
-        self.alternatives.update(other.alternatives)
 
 
 RECORDER = Recorder()
