@@ -27,7 +27,7 @@ FACTORY_NAMES = ("L", "1", "2", "3", "4")
 CHANCE_KEYS = {"tiles", "plates", "chips", "first", "scope", "strict"}
 THEN_KEYS = {"scores", "events", "no_events", "legal", "legal_count", "legal_includes", "legal_excludes",
              "phase", "round", "to_move", "winner", "reason", "stalled", "p1", "p2", "factories", "bag",
-             "tower", "display", "invariants"}
+             "tower", "display", "pile_bottom", "invariants"}
 STEP_KEYS = {"do", "error", "then"}
 PHASES = ("setup", "acquisition", "dome_tiling")
 

@@ -135,6 +135,9 @@ def check_then(game: Game, events: list[Event], then: dict[str, Any], prefix: st
     for key in ("bag", "tower"):
         if key in then:
             differ(key, parse_colour_counts(then[key]), getattr(s, key))
+    if "pile_bottom" in then:
+        want = list(then["pile_bottom"])
+        differ("pile_bottom", want, [f"P{p:02d}" for p in s.pile[len(s.pile) - len(want):]] if want else [])
     if "display" in then:
         differ("display", list(then["display"]), [f"P{p:02d}" if p else "-" for p in s.display])
     return diffs
