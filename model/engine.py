@@ -35,6 +35,18 @@ NO_BONUS = act(Kind.NO_BONUS)
 
 
 @functools.cache
+def _sun_actions(factory: int, *sun: int) -> tuple[Action, ...]:
+    """Sun picks on a Factory whose sun holds `sun` tiles per colour (few distinct contents occur)."""
+    return tuple(SUN[factory][c] for c in range(5) if sun[c])
+
+
+@functools.cache
+def _moon_actions(*exposed: int) -> tuple[Action, ...]:
+    """Moon picks for the colours with an exposed moon tile."""
+    return tuple(MOON[c] for c in range(5) if exposed[c])
+
+
+@functools.cache
 def _stack_orders(leftover: tuple[int, ...]) -> tuple[Action, ...]:
     """Every distinct order (bottom to top) of a small Factory's leftover tiles, sorted."""
     return tuple(act(Kind.STACK, *order) for order in sorted(set(permutations(leftover))))
@@ -197,17 +209,18 @@ class Game:
                 out.append(DRAW)
         large = s.large
         lsun, lmoon = large.sun, large.moon
+        if lsun[0] or lsun[1] or lsun[2] or lsun[3] or lsun[4]:
+            out += _sun_actions(0, *lsun)
         exposed = [lmoon[0], lmoon[1], lmoon[2], lmoon[3], lmoon[4]]
-        row = SUN[0]
-        out += [row[c] for c in range(5) if lsun[c]]
-        for f, fac in enumerate(s.small, 1):
+        f = 0
+        for fac in s.small:
+            f += 1
             sun = fac.sun
             if sun[0] or sun[1] or sun[2] or sun[3] or sun[4]:
-                row = SUN[f]
-                out += [row[c] for c in range(5) if sun[c]]
+                out += _sun_actions(f, *sun)
             elif fac.moon:
                 exposed[fac.moon[-1]] = 1
-        out += [MOON[c] for c in range(5) if exposed[c]]
+        out += _moon_actions(*exposed)
         if pl.chips_this_round < 2 or not rules.chip_cap:
             out.extend(CHIP[f] for f, fac in enumerate(s.small, 1) if fac.chip_revealed and fac.chip)
         elif any(fac.chip_revealed for fac in s.small):
@@ -730,50 +743,54 @@ class Game:
         self._advance_tiling(events)
 
     def _advance_tiling(self, events: list[Event]) -> None:
+        """Resolve Dome-tiling from the cursor `state.tiling` = (player order, line, stage) until a
+        decision is needed (stage 0: Bonus chips; stage 1: placement; stage 2: placement of a line
+        just completed with chips) or both players are done."""
         s, rules = self.state, self.rules
-        while True:
-            order, line, stage = s.tiling
-            if order == 2:
-                break
+        order, line, stage = s.tiling
+        while order < 2:
             who = s.starter if order == 0 else 1 - s.starter
             pl = s.players[who]
-            if line == 6:
-                self._penalties(who, events)
-                s.tiling = (order + 1, 0, 0)
-                continue
+            counts, colours = pl.line_count, pl.line_colour
             if line == 0 and stage == 0:
                 cite("duel.tiling.top-to-bottom")
-            count, colour, cap = pl.line_count[line], pl.line_colour[line], line + 1
-            if stage == 0:
-                s.tiling = (order, line, 1)
-                if 0 < count < cap and pl.chips:
-                    if has_bonus_option(pl, colour, cap - count, rules.tables):
+            while line < 6:
+                count = counts[line]
+                if count == 0:
+                    line, stage = line + 1, 0
+                    continue
+                cap, colour = line + 1, colours[line]
+                if stage == 0:
+                    stage = 1
+                    if count < cap and pl.chips and has_bonus_option(pl, colour, cap - count, rules.tables):
+                        s.tiling = (order, line, 1)
                         s.pending = Pending("bonus", who, (line,))
                         return
-                continue
-            s.tiling = (order, line + 1, 0)
-            if count == 0:
-                continue
-            complete = count == cap or stage == 2
-            cells = matching_cells(pl, line, colour)
-            if complete:
-                if len(cells) >= 2:
-                    s.pending = Pending("tile", who, (line,), tuple(cells))
-                    return
-                if cells:
-                    self._move_line_to_dome(who, line, cells[0], events)
-                elif band_full(pl, line):
-                    self._unplaceable(who, line, events)
+                if count == cap or stage == 2:
+                    cells = matching_cells(pl, line, colour)
+                    if len(cells) >= 2:
+                        s.tiling = (order, line + 1, 0)
+                        s.pending = Pending("tile", who, (line,), tuple(cells))
+                        return
+                    if cells:
+                        self._move_line_to_dome(who, line, cells[0], events)
+                    elif band_full(pl, line):
+                        self._unplaceable(who, line, events)
+                    else:
+                        cite("duel.tiling.wait")
+                elif band_full(pl, line) and not matching_cells(pl, line, colour):
+                    alt = rules.choices["duel.tiling.unplaceable-scope"]
+                    cite_alternative("duel.tiling.unplaceable-scope", alt)
+                    if rules.unplaceable_any_line:
+                        self._unplaceable(who, line, events)
+                    else:
+                        cite("duel.tiling.incomplete-stay")
                 else:
-                    cite("duel.tiling.wait")
-                continue
-            if not cells and band_full(pl, line):
-                alt = rules.choices["duel.tiling.unplaceable-scope"]
-                cite_alternative("duel.tiling.unplaceable-scope", alt)
-                if rules.unplaceable_any_line:
-                    self._unplaceable(who, line, events)
-                    continue
-            cite("duel.tiling.incomplete-stay")
+                    cite("duel.tiling.incomplete-stay")
+                line, stage = line + 1, 0
+            self._penalties(who, events)
+            order, line, stage = order + 1, 0, 0
+        s.tiling = (2, 0, 0)
         self._change_phase("preparation" if s.round < 5 else "tablet_scoring", events)
         if s.round < 5:
             self._prepare(events)
