@@ -28,6 +28,16 @@ def explain(clause_id: str, console: Console) -> None:
     if report.exists():
         data = json.loads(report.read_text())
         sim = next((c["hits_simulation"] for c in data["clauses"] if c["id"] == clause_id), None)
+        points = {i.id for i in catalogue.clause(clause_id).interpretations}
+        for d in data.get("defaults_in_play", []):
+            if d["id"] in points:
+                console.print(f"[bold]{d['id']}[/bold]: the default '{d['default']}' decided {d['hits']} "
+                              "times in the last verify campaign", highlight=False)
+        for matrix_row in data.get("matrix", []):
+            if set(matrix_row["overrides"]) & points and len(matrix_row["overrides"]) == 1:
+                broken = ", ".join(sorted(matrix_row["broken"])) or "none"
+                console.print(f"  {matrix_row['label']}: decided {matrix_row['decided']}, invariants broken: {broken}",
+                              highlight=False, markup=False)
     if not tests:
         console.print("[dim]No test results yet: run 'make test' (or 'make verify') for asserting tests and hits.[/dim]")
     else:

@@ -126,3 +126,10 @@ def test_cli_user_error_is_one_line(tmp_path: Path) -> None:
 def test_cli_show_renders_steps(tmp_path: Path) -> None:
     run = _cli("show", "--steps", str(_write(tmp_path, GOOD)))
     assert run.returncode == 0 and "after when[1]: line 2" in run.stdout
+
+
+def test_cli_explain_runs_for_a_clause_and_an_interpretation_point() -> None:
+    for ident in ("duel.acquire.chip.limit", "duel.chips.per-round"):
+        run = _cli("explain", ident)
+        assert run.returncode == 0, run.stderr
+        assert "duel.acquire.chip.limit" in run.stdout and "Code sites" in run.stdout
