@@ -197,7 +197,7 @@ class Game:
         s, rules = self.state, self.rules
         pl = s.players[who]
         out: list[Action] = []
-        if s.round < 5 and pl.tokens_used < 2:
+        if s.round < 5 and pl.tokens_used < 2 and 0 in pl.plates:
             d = s.display
             if d[0]:
                 out.append(TAKE[0])
@@ -391,13 +391,15 @@ class Game:
             return "duel.acquire.plate.tokens-required", "no Player tokens are used in round 5"
         if pl.tokens_used >= 2:
             return "duel.acquire.plate.token", "both Player tokens are already used this round"
+        if 0 not in pl.plates:
+            return "duel.acquire.plate.placement", "the Dome has no empty space for another plate"
         return None
 
     def _can_act(self, who: int) -> bool:
         """Predicate form of 'has some action other than pass' (separate from generation)."""
         s, rules = self.state, self.rules
         pl = s.players[who]
-        if s.round < 5 and pl.tokens_used < 2 and (
+        if s.round < 5 and pl.tokens_used < 2 and 0 in pl.plates and (
                 any(s.display) or (s.pile and (pl.score > 0 or not rules.draw_needs_points))):
             return True
         if s.large.has_tiles or any(f.has_tiles for f in s.small):
