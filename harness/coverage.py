@@ -4,8 +4,8 @@ tests assert it; plus the lint that CI treats as fatal."""
 from __future__ import annotations
 
 import ast
-import re
 import json
+import re
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path

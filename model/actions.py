@@ -18,9 +18,9 @@ from __future__ import annotations
 import enum
 import re
 from functools import cache
+from operator import attrgetter
 
 import attrs
-from operator import attrgetter
 
 from model.colours import COLOURS, colour_index
 

@@ -8,7 +8,8 @@ import random
 from collections.abc import Callable
 
 from model.actions import Action, Kind
-from model.engine import Game, band_full, matching_cells
+from model.dome import band_full, matching_cells
+from model.engine import Game
 
 Policy = Callable[[Game, list[Action], random.Random], Action]
 

@@ -1,7 +1,14 @@
 """spec: the Azul Duel rulebook as clauses with stable ids, sources and interpretation points."""
 
 from spec.catalogue import (
-    CLAUSE_KINDS, Alternative, Catalogue, Chapter, Clause, Components, Document, Interpretation,
+    CLAUSE_KINDS,
+    Alternative,
+    Catalogue,
+    Chapter,
+    Clause,
+    Components,
+    Document,
+    Interpretation,
     Source,
 )
 from spec.errors import SpecError

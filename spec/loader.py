@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from spec.catalogue import (
-    CLAUSE_KINDS, Alternative, Catalogue, Chapter, Clause, Components, Document, Interpretation,
+    CLAUSE_KINDS,
+    Alternative,
+    Catalogue,
+    Chapter,
+    Clause,
+    Components,
+    Document,
+    Interpretation,
     Source,
 )
 from spec.errors import SpecError

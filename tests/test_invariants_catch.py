@@ -73,7 +73,11 @@ def break_matching(mp):   # any empty space on a plate accepts any tile
     def broken(pl, line, colour):
         return [c for c in range(line * 6, line * 6 + 6) if pl.dome_space[c] != EMPTY and pl.dome_tile[c] == EMPTY
                 and pl.dome_space[c] != 6]
-    mp.setattr(engine, "matching_cells", broken)
+    import model.acquisition
+    import model.legality
+    import model.tiling
+    for module in (model.tiling, model.legality, model.acquisition):
+        mp.setattr(module, "matching_cells", broken)
 
 
 def break_chip_cap(mp):   # the engine forgets the cap while the ruleset still says hard-cap

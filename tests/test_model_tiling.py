@@ -209,7 +209,7 @@ def test_lines_are_shown_filling_from_the_right() -> None:
 def test_bonus_existence_check_agrees_with_the_enumeration() -> None:
     import random
 
-    from model.engine import bonus_options, has_bonus_option
+    from model.bonus import bonus_options, has_bonus_option
     g = bare()
     pl = g.state.players[0]
     rng = random.Random(3)

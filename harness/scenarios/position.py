@@ -13,7 +13,13 @@ from typing import Any
 
 from harness.scenarios.loader import FACTORY_NAMES, Scenario
 from harness.scenarios.notation import (
-    LETTERS, NotationError, parse_colour_counts, parse_dome_row, parse_label, parse_player, parse_tiles,
+    LETTERS,
+    NotationError,
+    parse_colour_counts,
+    parse_dome_row,
+    parse_label,
+    parse_player,
+    parse_tiles,
 )
 from model import Game, Ruleset, ScriptedChance, new_game
 from model.colours import COLOURS, EMPTY, SPECIAL

@@ -8,7 +8,10 @@ import attrs
 
 from harness.scenarios.loader import Scenario
 from harness.scenarios.notation import (
-    format_counts, format_dome_row, format_tiles, parse_colour_counts,
+    format_counts,
+    format_dome_row,
+    format_tiles,
+    parse_colour_counts,
 )
 from harness.scenarios.position import build_game
 from model import Game, IllegalAction, parse_action
