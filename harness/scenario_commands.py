@@ -50,10 +50,15 @@ def scenario_command(paths: tuple[Path, ...], as_json: bool) -> None:
 @click.command("show")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--steps", is_flag=True, help="Also show the position after each step.")
-def show_command(path: Path, steps: bool) -> None:
-    """Render a scenario's position as text."""
+@click.option("--export", "export_after", type=click.IntRange(0), default=None, metavar="N",
+              help="Instead, print the position after N steps as a new scenario's given section.")
+def show_command(path: Path, steps: bool, export_after: int | None) -> None:
+    """Render a scenario's position as text (or export it as a scenario)."""
     scenario = load_scenario(path)
     game, _ = build_game(scenario)
+    if export_after is not None:
+        _export(scenario, game, export_after)
+        return
     click.echo(f"{scenario.id}: given")
     click.echo(render_text(game))
     if not steps:
@@ -68,3 +73,19 @@ def show_command(path: Path, steps: bool) -> None:
             raise UserError(f"{scenario.file}: {step.field}: {exc}") from None
         click.echo(f"\nafter {step.field}: {step.action}")
         click.echo(render_text(game))
+
+
+def _export(scenario, game, after: int) -> None:  # type: ignore[no-untyped-def]
+    from harness.scenarios.writer import ExportError, position_toml
+
+    steps = [st for st in scenario.steps if not st.error]
+    if after > len(steps):
+        raise UserError(f"{scenario.file} has only {len(steps)} steps")
+    for step in steps[:after]:
+        game.apply(parse_action(step.action))
+    try:
+        click.echo(position_toml(game, scenario_id=f"{scenario.id}.after-{after}",
+                                 description=f"The position of {scenario.id} after {after} steps.",
+                                 clauses=scenario.clauses), nl=False)
+    except ExportError as exc:
+        raise UserError(str(exc)) from None

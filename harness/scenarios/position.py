@@ -138,10 +138,11 @@ class _Builder:
             elif "revealed" in spec:
                 raise self.fail(f"{field}.revealed", "no chip given")
 
-    def player(self, who: int, spec: dict[str, Any]) -> None:
+    def clear_dome(self, who: int, spec: dict[str, Any]) -> None:
+        """Return a player's Dome tiles (and plates, if `plates` is given) before any is placed, so
+        that a position may move a plate from one player's Dome to the other's."""
         s = self.s
         pl = s.players[who]
-        field = f"given.p{who + 1}"
         if "plates" in spec or "dome" in spec:
             for cell in range(36):
                 t = pl.dome_tile[cell]
@@ -153,6 +154,12 @@ class _Builder:
         if "plates" in spec:
             s.pile.extend(pid for pid in pl.plates if pid)
             pl.plates, pl.rotations, pl.dome_space = [0] * 9, [0] * 9, [EMPTY] * 36
+
+    def player(self, who: int, spec: dict[str, Any]) -> None:
+        s = self.s
+        pl = s.players[who]
+        field = f"given.p{who + 1}"
+        if "plates" in spec:
             plates = spec["plates"]
             if not isinstance(plates, dict):
                 raise self.fail(f"{field}.plates", "expected a table: Dome space (1-9) = \"P02 r1\"")
@@ -292,6 +299,9 @@ def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
         s.to_move = b.parse("given.to_move", parse_player, given["to_move"])
     if "factories" in given:
         b.factories(given["factories"])
+    for who in (0, 1):
+        if f"p{who + 1}" in given:
+            b.clear_dome(who, given[f"p{who + 1}"])
     for who in (0, 1):
         if f"p{who + 1}" in given:
             b.player(who, given[f"p{who + 1}"])
