@@ -2,6 +2,7 @@
 # Both create .venv when missing and install the project into it.
 PYTHON ?= python3
 VENV ?= .venv
+PROFILE ?= ci
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
@@ -23,7 +24,7 @@ graphviz:
 	  else echo "graphviz: 'dot' not found; run 'sudo apt-get install graphviz' (diagrams fall back to DOT)"; fi; }
 
 verify: $(STAMP) graphviz
-	$(BIN)/azul-rules verify
+	$(BIN)/azul-rules verify --profile $(PROFILE)
 
 test: $(STAMP) graphviz
 	$(BIN)/python -m pytest
