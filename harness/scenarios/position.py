@@ -13,7 +13,6 @@ from typing import Any
 
 from harness.scenarios.loader import FACTORY_NAMES, Scenario
 from harness.scenarios.notation import (
-    LETTERS,
     NotationError,
     parse_colour_counts,
     parse_dome_row,
@@ -324,7 +323,7 @@ def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
     if problems:
         inv, msg = problems[0]
         raise scenario.error("given", f"impossible position: {msg} [{inv.clauses[0]}]")
-    if any(ch in LETTERS for ch in scenario.chance.get("tiles", "")) or scenario.chance:
+    if scenario.chance:
         game.chance = chance
     events: list[Event] = []
     if phase == "dome_tiling":
