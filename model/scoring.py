@@ -10,27 +10,21 @@ from model.ruleset import Ruleset
 from model.state import SLOT_CELLS
 
 
+def _linked(tiles: Sequence[int], r: int, c: int, dr: int, dc: int) -> int:
+    """How many tiles lie unbroken next to (r, c), walking in direction (dr, dc)."""
+    n = 0
+    r, c = r + dr, c + dc
+    while 0 <= r < 6 and 0 <= c < 6 and tiles[r * 6 + c] != EMPTY:
+        n += 1
+        r, c = r + dr, c + dc
+    return n
+
+
 def adjacency_points(tiles: Sequence[int], cell: int) -> tuple[int, int]:
     """(horizontal run, vertical run) through `cell`, each counting the cell itself."""
     r, c = divmod(cell, 6)
-    h = 1
-    x = c - 1
-    while x >= 0 and tiles[r * 6 + x] != EMPTY:
-        h += 1
-        x -= 1
-    x = c + 1
-    while x < 6 and tiles[r * 6 + x] != EMPTY:
-        h += 1
-        x += 1
-    v = 1
-    y = r - 1
-    while y >= 0 and tiles[y * 6 + c] != EMPTY:
-        v += 1
-        y -= 1
-    y = r + 1
-    while y < 6 and tiles[y * 6 + c] != EMPTY:
-        v += 1
-        y += 1
+    h = 1 + _linked(tiles, r, c, 0, -1) + _linked(tiles, r, c, 0, 1)
+    v = 1 + _linked(tiles, r, c, -1, 0) + _linked(tiles, r, c, 1, 0)
     return h, v
 
 
