@@ -218,3 +218,18 @@ def test_bonus_existence_check_agrees_with_the_enumeration() -> None:
         colour, missing = rng.randrange(5), rng.randrange(1, 6)
         assert has_bonus_option(pl, colour, missing, g.rules.tables) == bool(
             bonus_options(pl, colour, missing, g.rules.tables)), (pl.chips, colour, missing)
+
+
+@pytest.mark.clause("duel.score.horizontal", "duel.score.vertical", "duel.score.isolated")
+def test_runs_reach_the_edges_of_the_dome() -> None:
+    from model.scoring import adjacency_points
+    tiles = [-1] * 36
+    for c in range(6):
+        tiles[5 * 6 + c] = R                   # the bottom row, full
+    for r in range(6):
+        tiles[r * 6 + 5] = B                   # the right column, full
+    assert adjacency_points(tiles, 35) == (6, 6)
+    assert adjacency_points(tiles, 30) == (6, 1)
+    assert adjacency_points(tiles, 5) == (1, 6)
+    tiles[0] = Y
+    assert adjacency_points(tiles, 0) == (1, 1)
