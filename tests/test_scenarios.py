@@ -133,3 +133,11 @@ def test_cli_explain_runs_for_a_clause_and_an_interpretation_point() -> None:
         run = _cli("explain", ident)
         assert run.returncode == 0, run.stderr
         assert "duel.acquire.chip.limit" in run.stdout and "Code sites" in run.stdout
+
+
+def test_expected_events_are_matched_in_order_and_once(tmp_path: Path) -> None:
+    once = GOOD.replace('p1 = { lines = ["", "RR"] }', 'p1 = { lines = ["", "RR"] }\nevents = ["on line 2"]')
+    assert run_scenario(load_scenario(_write(tmp_path, once))).passed
+    twice = once.replace('events = ["on line 2"]', 'events = ["on line 2", "on line 2"]')
+    result = run_scenario(load_scenario(_write(tmp_path, twice)))
+    assert not result.passed and "no event containing 'on line 2' (in order)" in result.diffs[0]
