@@ -22,9 +22,9 @@ from harness.report import ReportInputs, build_report
 from spec import default_catalogue, validate
 
 PROFILES: dict[str, dict[str, int]] = {
-    "ci": {"games": 200, "matrix_games": 20},
-    "dev": {"games": 1000, "matrix_games": 60},
-    "deep": {"games": 10000, "matrix_games": 400},
+    "ci": {"games": 200, "matrix_games": 20, "shrink": 0},
+    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0},
+    "deep": {"games": 10000, "matrix_games": 400, "shrink": 1},   # Hypothesis shrinks each broken row
 }
 
 
@@ -115,6 +115,14 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
     def matrix(st: Stage) -> list[dict[str, Any]]:
         from properties.matrix import run_matrix
         rows = run_matrix(settings["matrix_games"], 0, jobs, ROOT / "counterexamples")
+        if settings["shrink"]:
+            from properties.matrix import shrink_row
+            for i, row in enumerate(rows):
+                if row.broken:
+                    shrunk = shrink_row(row.overrides, ROOT / "counterexamples")
+                    if shrunk:
+                        name = next(iter(row.broken))
+                        rows[i] = attrs.evolve(row, broken={**row.broken, name: shrunk})
         defaults = rows[0]
         st.ok = not defaults.broken
         broken_rows = sum(bool(r.broken) for r in rows)
