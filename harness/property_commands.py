@@ -137,7 +137,7 @@ def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, 
             with console.status(f"shrinking a counterexample for {row.label} ..."):
                 shrunk = shrink_row(row.overrides, out)
             if shrunk:
-                console.print(f"    shrunk: azul-rules scenario {shrunk}", highlight=False, markup=False)
+                console.print(f"    shrunk ({shrunk[0]}): azul-rules scenario {shrunk[1]}", highlight=False, markup=False)
     if json_path:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(json.dumps([r.to_json() for r in result], indent=2, sort_keys=True))

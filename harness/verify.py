@@ -121,8 +121,8 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
                 if row.broken:
                     shrunk = shrink_row(row.overrides, ROOT / "counterexamples")
                     if shrunk:
-                        name = next(iter(row.broken))
-                        rows[i] = attrs.evolve(row, broken={**row.broken, name: shrunk})
+                        name, path = shrunk
+                        rows[i] = attrs.evolve(row, broken={**row.broken, name: path})
         defaults = rows[0]
         st.ok = not defaults.broken
         broken_rows = sum(bool(r.broken) for r in rows)

@@ -71,25 +71,24 @@ def run_matrix(games: int, seed: int = 0, jobs: int = 1, out: Path | None = None
     return result
 
 
-def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 200) -> str | None:
+def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 200) -> tuple[str, str] | None:
     """Let Hypothesis find and shrink a failing game under `overrides`; the machine writes the
-    shrunk scenario. Returns its path, or None when Hypothesis found no failure in its budget."""
+    shrunk scenario. Returns (invariant, scenario path), or None when Hypothesis found no failure."""
+    import re
+
     from hypothesis import HealthCheck, settings
 
-    from properties.machine import InvariantBroken, machine_for
+    from properties.machine import machine_for
 
     machine = machine_for(overrides, directory)
     case = machine.TestCase
     case.settings = settings(max_examples=max_examples, stateful_step_count=300, deadline=None,
-                             database=None, derandomize=True,
-                             suppress_health_check=list(HealthCheck))
+                             database=None, derandomize=True, suppress_health_check=list(HealthCheck))
     try:
         case().runTest()
-    except InvariantBroken as exc:
-        return str(exc).rsplit("azul-rules scenario ", 1)[-1].strip()
-    except BaseException as exc:        # Hypothesis wraps several distinct failures in a group
-        text = str(exc)
-        if "azul-rules scenario " in text:
-            return text.rsplit("azul-rules scenario ", 1)[-1].split()[0]
+    except BaseException as exc:        # InvariantBroken, or a group of them from Hypothesis
+        m = re.search(r"invariant (\S+) broken: .*?azul-rules scenario (\S+)", str(exc), re.S)
+        if m:
+            return m[1], m[2]
         raise
     return None
