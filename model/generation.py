@@ -44,6 +44,14 @@ def _stack_orders(leftover: tuple[int, ...]) -> tuple[Action, ...]:
 _UNSORTED_DECISIONS = frozenset({"draw", "return", "bonus"})
 
 
+def _may_draw(score: int, needs_points: bool) -> bool:
+    """A face-down draw is offered unless must-pay applies at 0 points (recorded as deciding)."""
+    if score > 0 or not needs_points:
+        return True
+    cite_alternative("duel.plate.draw-at-zero", "must-pay")
+    return False
+
+
 class Generation(GameBase):
     """Legal-action generation: every legal action of the current state, sorted."""
 
@@ -75,7 +83,7 @@ class Generation(GameBase):
                 out.append(TAKE[1])
             if d[2]:
                 out.append(TAKE[2])
-            if s.pile and (pl.score > 0 or not rules.draw_needs_points):
+            if s.pile and _may_draw(pl.score, rules.draw_needs_points):
                 out.append(DRAW)
         large = s.large
         lsun, lmoon = large.sun, large.moon
@@ -106,7 +114,7 @@ class Generation(GameBase):
             return [act(Kind.TAKE_PLATE, i) for i in range(3) if s.display[i]]
         if k == "draw":
             out = [act(Kind.KEEP_PLATE, pid) for pid in p.extra]
-            if s.pile and (pl.score > 0 or not rules.draw_needs_points):
+            if s.pile and _may_draw(pl.score, rules.draw_needs_points):
                 out.append(DRAW)
             return out
         if k == "place":

@@ -5,7 +5,6 @@ from __future__ import annotations
 from model.actions import Action, Kind
 from model.base import GameBase
 from model.bonus import bonus_valid
-from model.clauses import cite_alternative
 from model.colours import COLOURS, EMPTY
 from model.dome import matching_cells
 from model.state import Player
@@ -63,7 +62,6 @@ class Legality(GameBase):
             if not s.pile:
                 return "duel.acquire.plate.draw", "the plate pile is empty"
             if rules.draw_needs_points and pl.score < 1:
-                cite_alternative("duel.plate.draw-at-zero", "must-pay")
                 return "duel.acquire.plate.draw", "a draw costs 1 point and the player has 0 (must-pay)"
             return None
         if k is Kind.KEEP_PLATE:

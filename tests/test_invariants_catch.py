@@ -126,20 +126,18 @@ def break_broken_discard(mp):
     mp.setattr(Game, "_penalties", broken)
 
 
-def break_phase_edges(mp):
+def break_phase_edges(mp):   # Preparation is skipped: Dome-tiling jumps straight back to Acquisition
+    from model.events import Event
     original = Game._change_phase
     mp.setattr(engine, "check_transition", lambda a, b: None)
 
     def broken(self, target, events):
-        if target == "preparation":           # jump straight back to Acquisition
+        if target == "preparation":
+            events.append(Event("phase", "duel.round.structure",
+                                detail=f"dome_tiling -> acquisition (round {self.state.round})"))
             self.state.phase = "preparation"
-            return original(self, "acquisition", events) if False else _skip(self, events)
+            return
         return original(self, target, events)
-
-    def _skip(self, events):
-        from model.events import Event
-        events.append(Event("phase", "duel.round.structure", detail=f"dome_tiling -> acquisition (round {self.state.round})"))
-        self.state.phase = "preparation"
     mp.setattr(Game, "_change_phase", broken)
 
 

@@ -81,13 +81,14 @@ def test_game_ends_after_round_five_tiling() -> None:
 @pytest.mark.clause("duel.end.tie-break")
 def test_tie_goes_to_the_starting_player_tile_holder() -> None:
     g = bare(5)
-    for pl in g.state.players:
-        pl.score = 9
+    g.state.players[0].score = 9
+    g.state.players[1].score = 11              # the tile's -2 brings P2 level with P1
     g.state.players[1].start_tile = True
     g.state.large.start_tile = False
     _finish_round_five(g)
     out = g.outcome()
-    assert out.scores == (9, 7) or out.winner == 1
+    assert out.scores == (9, 9)
+    assert out.winner == 1 and "Starting player tile" in out.reason
 
 
 @pytest.mark.clause("duel.end.tie-break")
