@@ -222,9 +222,12 @@ class Game(Generation, Legality, Acquisition, Tiling, Preparation):
             pairs = 3 * missing - len(a.args)
             kinds = ([f"{pairs} matching pair(s)"] if pairs else []) + (
                 [f"{missing - pairs} any-3"] if missing - pairs else [])
-            events.append(Event("bonus", "duel.bonus.complete-line", who,
-                                detail=f"line {line + 1} completed with " + "+".join(f"C{c:02d}" for c in a.args)
-                                + f" ({', '.join(kinds)})"))
+            spent = "+".join(f"C{c:02d}" for c in a.args) + f" ({', '.join(kinds)})"
+            if matching_cells(pl, line, pl.line_colour[line]):
+                detail = f"line {line + 1} completed with {spent}"
+            else:                              # only under duel.bonus.unmovable-line=spend-anyway
+                detail = f"chips {spent} spent on line {line + 1}, which still cannot move: no free matching space"
+            events.append(Event("bonus", "duel.bonus.complete-line", who, detail=detail))
             s.pending = None
             order, _, _ = s.tiling
             s.tiling = (order, line, 2)

@@ -6,6 +6,7 @@ from model.base import GameBase
 from model.clauses import cite, cite_alternative
 from model.events import Event
 from model.scoring import tablet_points
+from model.state import Player
 from model.supply import fill_factories, refill_display
 
 
@@ -44,12 +45,31 @@ class Preparation(GameBase):
         cite("duel.prep.skip-last")
         cite("duel.end.tablets-scored")
         for who, pl in enumerate(s.players):
-            for side in self.rules.tablets:
-                pts = tablet_points(side, self.rules, pl.dome_space, pl.dome_tile)
-                if pts > 0:
-                    pl.score += pts
-                    events.append(Event("tablet", "duel.end.tablets-scored", who, pts, side))
-                elif pts < 0:
-                    self._lose(pl, -pts, who, events, "duel.end.tablets-scored", side)
+            self._score_player_tablets(who, pl, events)
         self._change_phase("game_over", events)
         s.to_move = -1
+
+    def _score_player_tablets(self, who: int, pl: Player, events: list[Event]) -> None:
+        """Score every tablet side for one player. Gains and losses are grouped, never applied in the
+        order the tablets happen to be listed, so the result does not depend on that order
+        (duel.end.tablet-floor decides which group comes first; the floor applies to each loss)."""
+        results = [(side, tablet_points(side, self.rules, pl.dome_space, pl.dome_tile))
+                   for side in sorted(self.rules.tablets)]
+        gains = [(side, pts) for side, pts in results if pts > 0]
+        losses = [(side, -pts) for side, pts in results if pts < 0]
+        alt = self.rules.choices["duel.end.tablet-floor"]
+        total_gain, total_loss = sum(p for _, p in gains), sum(p for _, p in losses)
+        net_first = max(0, pl.score + total_gain - total_loss)
+        losses_first = max(0, pl.score - total_loss) + total_gain
+        if net_first != losses_first:
+            cite_alternative("duel.end.tablet-floor", alt)
+        cite("duel.end.tablet-order")
+        if alt == "losses-first":
+            for side, loss in losses:
+                self._lose(pl, loss, who, events, "duel.end.tablets-scored", side)
+        for side, pts in gains:
+            pl.score += pts
+            events.append(Event("tablet", "duel.end.tablets-scored", who, pts, side))
+        if alt == "net-then-floor":
+            for side, loss in losses:
+                self._lose(pl, loss, who, events, "duel.end.tablets-scored", side)

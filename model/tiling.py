@@ -43,7 +43,8 @@ class Tiling(GameBase):
                 cap, colour = line + 1, colours[line]
                 if stage == 0:
                     stage = 1
-                    if count < cap and pl.chips and has_bonus_option(pl, colour, cap - count, rules.tables):
+                    if count < cap and pl.chips and has_bonus_option(pl, colour, cap - count, rules.tables) \
+                            and self._chips_may_complete(pl, line, colour):
                         s.tiling = (order, line, 1)
                         s.pending = Pending("bonus", who, (line,))
                         return
@@ -77,6 +78,16 @@ class Tiling(GameBase):
             self._prepare(events)
         else:
             self._score_tablets(events)
+
+    def _chips_may_complete(self, pl: Player, line: int, colour: int) -> bool:
+        """Whether Bonus chips may complete this line: under the default only when the completed line
+        can then move to the Dome (a free matching space in its row), so chips are never spent for
+        nothing (duel.bonus.unmovable-line)."""
+        if matching_cells(pl, line, colour):
+            return True
+        alt = self.rules.choices["duel.bonus.unmovable-line"]
+        cite_alternative("duel.bonus.unmovable-line", alt)
+        return alt == "spend-anyway"
 
     def _unplaceable(self, who: int, line: int, events: list[Event]) -> None:
         pl = self.state.players[who]
