@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 import re
-from functools import cache
+from functools import lru_cache
 from operator import attrgetter
 
 import attrs
@@ -62,9 +62,14 @@ class Action:
 sort_key = attrgetter("key")
 
 
-@cache
+# The actions of a state are few (about 2,000 distinct ones) except Bonus-chip sets: up to 2^20
+# chip combinations, so the cache is bounded; an evicted action is rebuilt (actions are values).
+ACTION_CACHE_SIZE = 8192
+
+
+@lru_cache(maxsize=ACTION_CACHE_SIZE)
 def act(kind: Kind, *args: int) -> Action:
-    """The one shared instance of an action (actions are values; sharing saves allocations)."""
+    """A shared instance of an action (actions are values; sharing saves allocations)."""
     return Action(kind, tuple(args))
 
 

@@ -15,3 +15,14 @@ class IllegalAction(Exception):
 
 class RulesetError(ValueError):
     """A ruleset asked for an unknown interpretation point, alternative or tablet set."""
+
+
+class RuleLoopError(RuntimeError):
+    """A loop of the rules ran past the bound the components allow (a model bug or a chance source
+    that never yields what the rule needs). Names the clause whose loop it was."""
+
+    def __init__(self, clause: str, bound: int, detail: str) -> None:
+        self.clause = clause
+        self.bound = bound
+        self.detail = detail
+        super().__init__(f"rule loop ran past its bound of {bound}: {detail} [{clause}]")

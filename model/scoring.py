@@ -13,10 +13,11 @@ from model.state import SLOT_CELLS
 def _linked(tiles: Sequence[int], r: int, c: int, dr: int, dc: int) -> int:
     """How many tiles lie unbroken next to (r, c), walking in direction (dr, dc)."""
     n = 0
-    r, c = r + dr, c + dc
-    while 0 <= r < 6 and 0 <= c < 6 and tiles[r * 6 + c] != EMPTY:
-        n += 1
+    for _ in range(5):                   # a 6x6 Dome has at most 5 cells beside any cell in a line
         r, c = r + dr, c + dc
+        if not (0 <= r < 6 and 0 <= c < 6 and tiles[r * 6 + c] != EMPTY):
+            break
+        n += 1
     return n
 
 

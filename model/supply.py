@@ -5,6 +5,7 @@ from __future__ import annotations
 from model.chance import Chance
 from model.clauses import cite, cite_alternative
 from model.colours import COLOURS
+from model.errors import RuleLoopError
 from model.events import Event
 from model.ruleset import Ruleset
 from model.state import GameState, SmallFactory
@@ -25,6 +26,34 @@ def draw_tile(state: GameState, chance: Chance, events: list[Event]) -> int | No
     return colour
 
 
+# Bounds of the one-colour redraw (duel.setup.large-factory.monochrome-redraw). Redrawing one tile
+# replaces a tile of the one colour by another colour, so the rules need exactly one redraw; the
+# draw of "a tile of another colour" is rejection sampling, and redrawing all five is a fresh draw,
+# so both repeat only by chance. With at least one other colour in a bag of n tiles a draw misses it
+# with probability at most 1 - 1/n (five tiles at most 1 - 5/n), so 28 * n tries (6 * n redraws)
+# run out by honest chance with probability below e^-28, about 1e-12. n is the tiles in bag + Tower.
+REJECTION_TRIES_PER_TILE = 28
+REDRAWS_PER_TILE = 6
+
+
+def monochrome_redraw_bound(state: GameState, method: str) -> int:
+    """How many one-colour redraws of the large Factory the rules can need (see above)."""
+    if method != "redraw-all":
+        return 1
+    return REDRAWS_PER_TILE * (sum(state.bag) + sum(state.tower) + 5)
+
+
+def _draw_other_colour(state: GameState, chance: Chance, mono: int) -> int:
+    """A tile of any colour but `mono` from the bag (which holds one): bounded rejection sampling."""
+    tries = REJECTION_TRIES_PER_TILE * sum(state.bag)
+    for _ in range(tries):
+        colour = chance.draw_tile(state.bag)
+        if colour != mono:
+            return colour
+    raise RuleLoopError("duel.setup.large-factory.monochrome-redraw", tries,
+                        f"{tries} draws from a bag holding other colours all gave {COLOURS[mono]}")
+
+
 def fill_large(state: GameState, rules: Ruleset, chance: Chance, events: list[Event]) -> None:
     sun = state.large.sun
     for _ in range(5):
@@ -33,7 +62,12 @@ def fill_large(state: GameState, rules: Ruleset, chance: Chance, events: list[Ev
             break
         sun[colour] += 1
     method = rules.choices["duel.refill.monochrome"]
-    while max(sun) == 5:
+    bound = monochrome_redraw_bound(state, method)
+    for redraws in range(bound + 1):
+        if max(sun) != 5:
+            return
+        if redraws == bound:
+            break
         # Five of one colour on the large Factory (duel.setup.large-factory.monochrome-redraw).
         cite("duel.setup.large-factory.monochrome-redraw")
         cite_alternative("duel.refill.monochrome", method)
@@ -59,12 +93,11 @@ def fill_large(state: GameState, rules: Ruleset, chance: Chance, events: list[Ev
         else:
             sun[mono] -= 1
             state.bag[mono] += 1
-            while True:
-                colour = chance.draw_tile(state.bag)
-                if colour != mono:
-                    state.bag[colour] -= 1
-                    sun[colour] += 1
-                    break
+            colour = _draw_other_colour(state, chance, mono)
+            state.bag[colour] -= 1
+            sun[colour] += 1
+    raise RuleLoopError("duel.setup.large-factory.monochrome-redraw", bound,
+                        f"the large Factory was still one colour after {bound} redraws ({method})")
 
 
 def fill_factories(state: GameState, rules: Ruleset, chance: Chance, events: list[Event],
