@@ -1,6 +1,9 @@
-"""`azul-rules spec lint|list|show`: the clause catalogue on the terminal."""
+"""`azul-rules spec lint|list|show|trace|sentences`: the clause catalogue on the terminal."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -9,6 +12,10 @@ from rich.table import Table
 
 from harness.errors import UserError
 from spec import CLAUSE_KINDS, Catalogue, default_catalogue, validate
+from spec.sentences import SplitError
+from spec.trace import TraceReport, default_documents_dir, split_catalogue_documents, trace
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def lint_problems() -> list[str]:
@@ -75,7 +82,7 @@ def clause_panel(catalogue: Catalogue, clause_id: str) -> Panel:
         raise UserError(f"unknown clause id {clause_id!r} (try 'azul-rules spec list')")
     c = catalogue.clause(clause_id)
     lines = [f"[bold]{c.title}[/bold]  ({c.kind}, revision {c.revision}, {c.chapter})", "", c.text, ""]
-    lines += ["[bold]Sources[/bold]"] + [f"  - {s.doc}: {s.where}" for s in c.sources]
+    lines += ["[bold]Sources[/bold]"] + [f"  - {catalogue.source_label(s)}" for s in c.sources]
     if c.note:
         lines += ["", f"[bold]Note[/bold]: {c.note}"]
     if c.assumption:
@@ -94,3 +101,83 @@ def clause_panel(catalogue: Catalogue, clause_id: str) -> Panel:
 def show_command(clause_id: str) -> None:
     """Show one clause: text, sources, interpretations."""
     Console().print(clause_panel(default_catalogue(), clause_id))
+
+
+def _documents_dir(documents: Path | None) -> Path:
+    found = documents or default_documents_dir(REPO_ROOT)
+    if found is None:
+        raise UserError(f"no documents directory: pass --documents DIR (default {REPO_ROOT.parent / 'shared' / 'seeds'}"
+                        " does not exist)")
+    if not found.is_dir():
+        raise UserError(f"--documents {found}: not a directory")
+    return found
+
+
+def trace_lines(report: TraceReport, *, show_text: bool) -> list[str]:
+    """The trace as terminal lines: findings first, then the figures per document."""
+    out: list[str] = []
+    for f in report.findings:
+        head = f"{f.kind:<16} {f.locator}"
+        fps = f"  fp {f.fp or '-'}" + (f" -> {f.actual_fp}" if f.actual_fp and f.actual_fp != f.fp else "")
+        by = f"  ({f.by})" if f.by else ""
+        out.append(f"{head}{fps}{by}: {f.detail}")
+        if show_text and f.text:
+            out.append(f"                 | {f.text}")
+    for d in report.documents:
+        out.append(f"{d.doc}: {d.cited}/{d.rule_bearing} rule-bearing sentences cited ({d.share:.1%}); "
+                   f"{d.sentences} sentences, {d.excluded} excluded with a reason")
+    out.append(f"trace: {report.cited}/{report.rule_bearing} rule-bearing sentences cited ({report.share:.1%}), "
+               f"{len(report.findings)} finding(s)")
+    return out
+
+
+@spec_group.command("trace")
+@click.option("--documents", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Directory holding the documents (default: ../shared/seeds next to the checkout).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (locators, never text).")
+@click.option("--no-text", is_flag=True, help="Do not echo the sentences of findings to the terminal.")
+def trace_command(documents: Path | None, as_json: bool, no_text: bool) -> None:
+    """Check every rule-bearing sentence is cited and every citation still matches its sentence.
+
+    Exits non-zero when a rule-bearing sentence is cited by no clause, a citation's sentence
+    changed or is missing, or an exclusion went stale.
+    """
+    report = trace(default_catalogue(), _documents_dir(documents))
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        for line in trace_lines(report, show_text=not no_text):
+            click.echo(line)
+    raise SystemExit(0 if report.ok else 1)
+
+
+@spec_group.command("sentences")
+@click.argument("doc")
+@click.argument("section", required=False)
+@click.option("--documents", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Directory holding the documents (default: ../shared/seeds next to the checkout).")
+def sentences_command(doc: str, section: str | None, documents: Path | None) -> None:
+    """List a document's sentences with locator, fingerprint and the clauses citing them.
+
+    For the developer writing citations: the text is echoed to the terminal, never stored.
+    """
+    cat = default_catalogue()
+    try:
+        split = split_catalogue_documents(cat, _documents_dir(documents))
+    except (OSError, SplitError) as exc:
+        raise UserError(f"cannot split the documents: {exc}") from exc
+    if doc not in split:
+        raise UserError(f"{doc!r} is not a sentence-traced document (known: {', '.join(sorted(split))})")
+    cited: dict[str, list[str]] = {}
+    for c in cat:
+        for s in c.sources:
+            if s.doc == doc and s.at:
+                cited.setdefault(s.at, []).append(c.id)
+    excluded = {e.at for e in cat.exclusions if e.doc == doc}
+    for sec in split[doc].sections:
+        if section and sec.slug != section:
+            continue
+        click.echo(f"== {doc}:{sec.slug}  ({sec.title})")
+        for s in sec.sentences:
+            by = ", ".join(cited.get(s.at, [])) or ("excluded" if {s.at, sec.slug} & excluded else "UNCITED")
+            click.echo(f"  {s.at}  {s.fingerprint}  [{by}]\n      {s.text}")

@@ -11,6 +11,18 @@ CLAUSE_KINDS: tuple[str, ...] = (
 )
 
 
+SENTENCE_LOCATOR = "sentence"
+
+
+@attrs.frozen
+class DocumentSection:
+    """One section of a sentence-traced document: its slug, heading and sentence count."""
+
+    id: str
+    title: str
+    sentences: int
+
+
 @attrs.frozen
 class Document:
     id: str
@@ -18,12 +30,55 @@ class Document:
     file: str
     locator: str
     primary: bool = False
+    layout: str | None = None
+    sections: tuple[DocumentSection, ...] = ()
+
+    @property
+    def by_sentence(self) -> bool:
+        """Clauses cite this document sentence by sentence (`at` + `fp`), not by a `where` text."""
+        return self.locator == SENTENCE_LOCATOR
+
+    def section(self, slug: str) -> DocumentSection | None:
+        return next((s for s in self.sections if s.id == slug), None)
 
 
 @attrs.frozen
 class Source:
+    """Where a document states a clause: one sentence (`at`, `fp`) or, for documents not traced
+    by sentence, a free `place` (a table or section name; `where` in the TOML)."""
+
     doc: str
-    where: str
+    at: str | None = None
+    fp: str | None = None
+    place: str | None = None
+
+    @property
+    def section(self) -> str | None:
+        return self.at.split("/", 1)[0] if self.at else None
+
+    @property
+    def sentence(self) -> int | None:
+        return int(self.at.split("/s", 1)[1]) if self.at else None
+
+    @property
+    def where(self) -> str:
+        """A short human-readable locator: `section/sN` or the free place."""
+        return self.at if self.at is not None else (self.place or "")
+
+
+@attrs.frozen
+class Exclusion:
+    """A sentence (or a whole section) that states no rule, with the reviewed reason."""
+
+    doc: str
+    at: str
+    fp: str
+    reason: str
+    line: int = 0
+
+    @property
+    def whole_section(self) -> bool:
+        return "/" not in self.at
 
 
 @attrs.frozen
@@ -101,6 +156,7 @@ class Catalogue:
     documents: tuple[Document, ...]
     chapters: tuple[Chapter, ...]
     components: Components
+    exclusions: tuple[Exclusion, ...] = ()
     _by_id: Mapping[str, Clause] = attrs.field(init=False, repr=False, eq=False)
     _interps: Mapping[str, Interpretation] = attrs.field(init=False, repr=False, eq=False)
 
@@ -138,6 +194,21 @@ class Catalogue:
             return self._interps[interp_id]
         except KeyError:
             raise KeyError(f"unknown interpretation point {interp_id!r}") from None
+
+    def document(self, doc_id: str) -> Document:
+        try:
+            return next(d for d in self.documents if d.id == doc_id)
+        except StopIteration:
+            raise KeyError(f"unknown document {doc_id!r}") from None
+
+    def source_label(self, source: Source) -> str:
+        """`rulebook, Phase 1: Acquisition, sentence 4 (phase-1-acquisition/s4)` or `doc: place`."""
+        if source.at is None:
+            return f"{source.doc}: {source.place}"
+        doc = self.document(source.doc)
+        section = doc.section(source.section or "")
+        title = section.title if section else source.section
+        return f"{source.doc}, {title}, sentence {source.sentence} ({source.at})"
 
     def by_chapter(self) -> dict[str, list[Clause]]:
         out: dict[str, list[Clause]] = {ch.name: [] for ch in self.chapters}

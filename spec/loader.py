@@ -6,6 +6,8 @@ when there is at least one, so nothing is ever half-loaded.
 
 from __future__ import annotations
 
+import os
+
 import re
 import tomllib
 from pathlib import Path
@@ -19,10 +21,13 @@ from spec.catalogue import (
     Clause,
     Components,
     Document,
+    DocumentSection,
+    Exclusion,
     Interpretation,
     Source,
 )
 from spec.errors import SpecError
+from spec.sentences import FINGERPRINT_PATTERN, LAYOUTS, LOCATOR_PATTERN, SECTION_PATTERN
 
 SPEC_ROOT = Path(__file__).resolve().parent
 ID_PATTERN = re.compile(r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
@@ -35,8 +40,12 @@ CLAUSE_FIELDS = {
 CLAUSE_REQUIRED = ("id", "revision", "title", "kind", "text", "sources")
 INTERP_FIELDS = {"id": str, "question": str, "reason": str, "alternatives": list}
 ALT_FIELDS = {"name": str, "description": str, "support": str, "default": bool}
-SOURCE_FIELDS = {"doc": str, "where": str}
-DOC_FIELDS = {"id": str, "title": str, "file": str, "locator": str, "primary": bool}
+SOURCE_FIELDS = {"doc": str, "at": str, "fp": str, "where": str}
+DOC_FIELDS = {"id": str, "title": str, "file": str, "locator": str, "primary": bool, "layout": str,
+              "sections": list}
+DOC_SECTION_FIELDS = {"id": str, "title": str, "sentences": int}
+EXCLUSION_FIELDS = {"doc": str, "at": str, "fp": str, "reason": str}
+EXCLUSIONS_FILE = "trace-exclusions.toml"
 TABLET_SIDES_KNOWN = (
     "rows-complete", "colourful-rows", "columns-complete", "outer-spaces", "diagonals",
     "corner-plates", "wild-spaces", "empty-special-spaces",
@@ -68,6 +77,22 @@ class _FileText:
                 break
             if pat.match(line) or re.search(r"[{,]\s*" + re.escape(field) + r"\s*=", line):
                 return n
+        return start
+
+    def line_of_nth(self, start: int | None, field: str, k: int) -> int | None:
+        """The line of the k-th (0-based) `{ field = ...` entry at or after `start`, same block."""
+        if start is None:
+            return None
+        pat = re.compile(r"(^|[{,])\s*" + re.escape(field) + r"\s*=")
+        seen = 0
+        for n in range(start, len(self.lines) + 1):
+            line = self.lines[n - 1]
+            if n > start and line.strip() == "[[clause]]":
+                break
+            if pat.search(line):
+                if seen == k:
+                    return n
+                seen += 1
         return start
 
 
@@ -123,12 +148,162 @@ def _load_documents(root: Path, problems: list[SpecError]) -> tuple[Document, ..
     file = str(root / "documents.toml")
     for n, d in enumerate(data.get("document", [])):
         line = ft.line_of_id(d.get("id", "")) if isinstance(d, dict) else None
-        if _check_table(d, DOC_FIELDS, ("id", "title", "file", "locator"), file=file, clause=None,
-                        prefix=f"document[{n}].", line=line, problems=problems):
-            docs.append(Document(**d))
+        prefix = f"document[{n}]."
+        if not _check_table(d, DOC_FIELDS, ("id", "title", "file", "locator"), file=file, clause=None,
+                            prefix=prefix, line=line, problems=problems):
+            continue
+        sections = _document_sections(d, file=file, prefix=prefix, line=line, problems=problems)
+        if sections is not None:
+            docs.append(Document(**{**d, "sections": sections}))
     if len({d.id for d in docs}) != len(docs):
         problems.append(SpecError(file, "duplicate document id"))
     return tuple(docs)
+
+
+def _document_sections(
+    d: dict[str, Any], *, file: str, prefix: str, line: int | None, problems: list[SpecError],
+) -> tuple[DocumentSection, ...] | None:
+    """A sentence-traced document names its layout and lists its sections with sentence counts."""
+    if d["locator"] != "sentence":
+        for key in ("layout", "sections"):
+            if key in d:
+                problems.append(SpecError(file, "only documents with locator = \"sentence\" have this",
+                                          field=prefix + key, line=line))
+                return None
+        return ()
+    ok = True
+    if d.get("layout") not in LAYOUTS:
+        problems.append(SpecError(file, f"a sentence-traced document needs a layout (one of: {', '.join(LAYOUTS)})",
+                                  field=prefix + "layout", line=line))
+        ok = False
+    sections: list[DocumentSection] = []
+    for k, s in enumerate(d.get("sections", [])):
+        sp = f"{prefix}sections[{k}]."
+        if not _check_table(s, DOC_SECTION_FIELDS, ("id", "title", "sentences"), file=file, clause=None,
+                            prefix=sp, line=line, problems=problems):
+            ok = False
+            continue
+        if not SECTION_PATTERN.match(s["id"]) or s["sentences"] < 0:
+            problems.append(SpecError(file, "a section id is a lower-case slug and its sentence count >= 0",
+                                      field=sp + "id", line=line))
+            ok = False
+        sections.append(DocumentSection(**s))
+    if not sections:
+        problems.append(SpecError(file, "a sentence-traced document lists its sections",
+                                  field=prefix + "sections", line=line))
+        ok = False
+    if len({s.id for s in sections}) != len(sections):
+        problems.append(SpecError(file, "duplicate section id", field=prefix + "sections", line=line))
+        ok = False
+    return tuple(sections) if ok else None
+
+
+def _check_locator(
+    doc: Document, at: str, *, whole_section: bool, file: str, clause: str | None, field: str,
+    line: int | None, problems: list[SpecError],
+) -> bool:
+    """`at` names an existing section (and, unless `whole_section`, a sentence number within it)."""
+    if whole_section and "/" not in at:
+        slug, number = at, None
+    else:
+        m = LOCATOR_PATTERN.match(at)
+        if not m:
+            problems.append(SpecError(file, f"malformed sentence locator {at!r} (expected section/sN, "
+                                      "e.g. 'phase-1-acquisition/s4')", clause=clause, field=field, line=line))
+            return False
+        slug, number = m["section"], int(m["number"])
+    section = doc.section(slug)
+    if section is None:
+        problems.append(SpecError(file, f"{doc.id} has no section {slug!r} (its sections: spec/documents.toml)",
+                                  clause=clause, field=field, line=line))
+        return False
+    if number is not None and number > section.sentences:
+        problems.append(SpecError(file, f"{doc.id} section {slug!r} has {section.sentences} sentences, "
+                                  f"not {number}", clause=clause, field=field, line=line))
+        return False
+    return True
+
+
+def _load_source(
+    s: Any, k: int, *, docs: dict[str, Document], file: str, clause: str, line: int | None,
+    problems: list[SpecError],
+) -> Source | None:
+    prefix = f"sources[{k}]."
+    if not _check_table(s, SOURCE_FIELDS, ("doc",), file=file, clause=clause, prefix=prefix, line=line,
+                        problems=problems):
+        return None
+    doc = docs.get(s["doc"])
+    if doc is None:
+        problems.append(SpecError(file, f"unknown document {s['doc']!r} (known: {', '.join(sorted(docs))})",
+                                  clause=clause, field=prefix + "doc", line=line))
+        return None
+    if not doc.by_sentence:
+        if "where" not in s or "at" in s or "fp" in s:
+            problems.append(SpecError(file, f"{doc.id} is cited by a 'where' text (a {doc.locator}), "
+                                      "not by 'at'/'fp'", clause=clause, field=prefix + "where", line=line))
+            return None
+        return Source(doc=doc.id, place=s["where"])
+    if "where" in s and "at" not in s and "fp" not in s and os.environ.get("AZUL_SPEC_LEGACY_WHERE", "1") == "1":
+        # TRANSITIONAL (lead engineer): accepted while the sources are being migrated to sentence
+        # locators, so the rest of the team can run tests meanwhile; `spec trace` reports these as
+        # uncited. Remove this branch once every clause cites sentences.
+        return Source(doc=doc.id, place=s["where"])
+    if "where" in s or "at" not in s or "fp" not in s:
+        problems.append(SpecError(file, f"{doc.id} is cited sentence by sentence: "
+                                  "{ doc, at = \"section/sN\", fp = \"8 hex\" } (no 'where'; "
+                                  "'azul-rules spec sentences' lists them)", clause=clause,
+                                  field=prefix + ("where" if "where" in s else "at"), line=line))
+        return None
+    if not FINGERPRINT_PATTERN.match(s["fp"]):
+        problems.append(SpecError(file, f"malformed fingerprint {s['fp']!r} (8 lower-case hex digits)",
+                                  clause=clause, field=prefix + "fp", line=line))
+        return None
+    if not _check_locator(doc, s["at"], whole_section=False, file=file, clause=clause, field=prefix + "at",
+                          line=line, problems=problems):
+        return None
+    return Source(doc=doc.id, at=s["at"], fp=s["fp"])
+
+
+def _load_exclusions(path: Path, docs: dict[str, Document], problems: list[SpecError]) -> tuple[Exclusion, ...]:
+    """Sentences and sections that state no rule, each with a reason (optional file)."""
+    if not path.exists():
+        return ()
+    read = _read_toml(path, problems)
+    if read is None:
+        return ()
+    data, ft = read
+    file = str(path)
+    for key in sorted(data):
+        if key != "exclude":
+            problems.append(SpecError(file, "unknown top-level key (allowed: exclude)", field=key))
+    out: list[Exclusion] = []
+    seen: set[tuple[str, str]] = set()
+    raw = data.get("exclude", [])
+    for k, e in enumerate(raw if isinstance(raw, list) else []):
+        prefix = f"exclude[{k}]."
+        line = ft.line_of_nth(1, "doc", k) if isinstance(e, dict) else None
+        if not _check_table(e, EXCLUSION_FIELDS, ("doc", "at", "fp", "reason"), file=file, clause=None,
+                            prefix=prefix, line=line, problems=problems):
+            continue
+        doc = docs.get(e["doc"])
+        if doc is None or not doc.by_sentence:
+            problems.append(SpecError(file, f"{e['doc']!r} is not a sentence-traced document", field=prefix + "doc",
+                                      line=line))
+            continue
+        if not FINGERPRINT_PATTERN.match(e["fp"]):
+            problems.append(SpecError(file, f"malformed fingerprint {e['fp']!r} (8 lower-case hex digits)",
+                                      field=prefix + "fp", line=line))
+            continue
+        if not _check_locator(doc, e["at"], whole_section=True, file=file, clause=None, field=prefix + "at",
+                              line=line, problems=problems):
+            continue
+        if (e["doc"], e["at"]) in seen:
+            problems.append(SpecError(file, f"{e['doc']}:{e['at']} is excluded twice", field=prefix + "at", line=line))
+            continue
+        seen.add((e["doc"], e["at"]))
+        out.append(Exclusion(doc=e["doc"], at=e["at"], fp=e["fp"], reason=" ".join(e["reason"].split()),
+                             line=line or 0))
+    return tuple(out)
 
 
 def _load_components(path: Path, problems: list[SpecError]) -> Components | None:
@@ -223,7 +398,7 @@ def _load_interpretation(
 
 
 def _load_chapter(
-    path: Path, documents: set[str], problems: list[SpecError],
+    path: Path, documents: dict[str, Document], problems: list[SpecError],
 ) -> tuple[Chapter, list[Clause]] | None:
     read = _read_toml(path, problems)
     if read is None:
@@ -269,15 +444,17 @@ def _load_chapter(
                                       field="sources", line=fline("sources")))
             ok = False
         for k, s in enumerate(raw["sources"]):
-            if not _check_table(s, SOURCE_FIELDS, ("doc", "where"), file=file, clause=cid,
-                                prefix=f"sources[{k}].", line=fline("sources"), problems=problems):
+            source = _load_source(s, k, docs=documents, file=file, clause=cid,
+                                  line=ft.line_of_nth(fline("sources"), "doc", k), problems=problems)
+            if source is None:
                 ok = False
-                continue
-            if s["doc"] not in documents:
-                problems.append(SpecError(file, f"unknown document {s['doc']!r} (known: {', '.join(sorted(documents))})",
-                                          clause=cid, field=f"sources[{k}].doc", line=fline("doc")))
-                ok = False
-            sources.append(Source(**s))
+            else:
+                sources.append(source)
+        cited = [(s.doc, s.at) for s in sources if s.at]
+        if len(set(cited)) != len(cited):
+            problems.append(SpecError(file, "the same sentence is cited twice", clause=cid, field="sources",
+                                      line=fline("sources")))
+            ok = False
         interps = [_load_interpretation(i, cid, file, ft, problems, k)
                    for k, i in enumerate(raw.get("interpretations", []))]
         if any(i is None for i in interps):
@@ -306,7 +483,8 @@ def validate(root: Path | None = None) -> tuple[Catalogue | None, list[SpecError
     files = sorted((root / "azul_duel").glob("[0-9]*.toml"))
     if not files:
         problems.append(SpecError(str(root / "azul_duel"), "no chapter files (NN-name.toml) found"))
-    doc_ids = {d.id for d in documents}
+    doc_ids = {d.id: d for d in documents}
+    exclusions = _load_exclusions(root / "azul_duel" / EXCLUSIONS_FILE, doc_ids, problems)
     for path in files:
         loaded = _load_chapter(path, doc_ids, problems)
         if loaded:
@@ -333,7 +511,7 @@ def validate(root: Path | None = None) -> tuple[Catalogue | None, list[SpecError
     rank = {ch.name: ch.order for ch in chapters}
     clauses.sort(key=lambda c: (rank[c.chapter], c.line))
     return Catalogue(clauses=tuple(clauses), documents=documents, chapters=tuple(chapters),
-                     components=components), []
+                     components=components, exclusions=exclusions), []
 
 
 def load_catalogue(root: Path | None = None) -> Catalogue:

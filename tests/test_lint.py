@@ -22,7 +22,7 @@ revision = 1
 title = "Fireworks"
 kind = "end"
 text = "Celebrate."
-sources = [{ doc = "rulebook", where = "nowhere" }]
+sources = [{ doc = "rulebook", at = "end-of-game/s1", fp = "49bc44ee" }]
 ''')
     problems = lint(load_catalogue(spec_copy))
     assert any(p.startswith("duel.end.fireworks: cited nowhere in model/") for p in problems)

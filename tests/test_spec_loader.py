@@ -90,7 +90,7 @@ def test_duplicate_id(spec_copy: Path) -> None:
 
 def test_unknown_document(spec_copy: Path) -> None:
     f = spec_copy / "azul_duel" / "07-scoring.toml"
-    _edit(f, '{ doc = "rulebook", where = "Scoring, step 1" }', '{ doc = "wiki", where = "x" }')
+    _edit(f, '{ doc = "rulebook", at = "scoring/s2", fp = "4b530196" }', '{ doc = "wiki", where = "x" }')
     err = _only_error(spec_copy)
     assert err.clause == "duel.score.isolated" and err.field == "sources[0].doc"
     assert "unknown document 'wiki'" in err.message
@@ -137,3 +137,75 @@ def test_lint_reports_all_problems(spec_copy: Path) -> None:
     _edit(spec_copy / "azul_duel" / "07-scoring.toml", 'kind = "scoring"', 'kind = "score"')
     _, problems = validate(spec_copy)
     assert len(problems) == 2
+
+
+ISOLATED_SOURCE = '{ doc = "rulebook", at = "scoring/s2", fp = "4b530196" }'
+
+
+def _source_error(spec_copy: Path, new: str) -> SpecError:
+    f = spec_copy / "azul_duel" / "07-scoring.toml"
+    _edit(f, ISOLATED_SOURCE, new)
+    err = _only_error(spec_copy)
+    assert err.clause == "duel.score.isolated" and err.file.endswith("07-scoring.toml")
+    assert err.line == 11, "the error names the line of the broken source entry"
+    return err
+
+
+@pytest.mark.parametrize(("new", "field", "message"), [
+    ('{ doc = "rulebook", at = "scoring-s2", fp = "4b530196" }', "sources[0].at", "malformed sentence locator"),
+    ('{ doc = "rulebook", at = "scoring/2", fp = "4b530196" }', "sources[0].at", "malformed sentence locator"),
+    ('{ doc = "rulebook", at = "Scoring/s2", fp = "4b530196" }', "sources[0].at", "malformed sentence locator"),
+    ('{ doc = "rulebook", at = "scoring/s0", fp = "4b530196" }', "sources[0].at", "malformed sentence locator"),
+    ('{ doc = "rulebook", at = "scorin/s2", fp = "4b530196" }', "sources[0].at", "has no section 'scorin'"),
+    ('{ doc = "rulebook", at = "scoring/s99", fp = "4b530196" }', "sources[0].at", "has 19 sentences, not 99"),
+    ('{ doc = "rulebook", at = "scoring/s2", fp = "4B530196" }', "sources[0].fp", "malformed fingerprint"),
+    ('{ doc = "rulebook", at = "scoring/s2", fp = "4b5301" }', "sources[0].fp", "malformed fingerprint"),
+    ('{ doc = "rulebook", at = "scoring/s2" }', "sources[0].at", "cited sentence by sentence"),
+    ('{ doc = "rulebook", where = "Scoring, step 1" }', "sources[0].where", "cited sentence by sentence"),
+    ('{ doc = "rulebook", at = "scoring/s2", fp = "4b530196", where = "x" }', "sources[0].where",
+     "cited sentence by sentence"),
+    ('{ doc = "reference-components", at = "scoring/s2", fp = "4b530196" }', "sources[0].where",
+     "cited by a 'where' text"),
+])
+def test_malformed_sentence_citation(
+    spec_copy: Path, new: str, field: str, message: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AZUL_SPEC_LEGACY_WHERE", "0")
+    err = _source_error(spec_copy, new)
+    assert err.field == field and message in err.message, str(err)
+
+
+def test_the_same_sentence_cited_twice(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "07-scoring.toml"
+    _edit(f, ISOLATED_SOURCE, ISOLATED_SOURCE + ",\n  " + ISOLATED_SOURCE)
+    err = _only_error(spec_copy)
+    assert err.clause == "duel.score.isolated" and "cited twice" in err.message
+
+
+def test_second_source_entry_is_located_by_line(spec_copy: Path) -> None:
+    f = spec_copy / "azul_duel" / "07-scoring.toml"
+    _edit(f, '{ doc = "summary-de", at = "seiten-9-und-8/s1", fp = "201f2ffe" }',
+          '{ doc = "summary-de", at = "seite-9/s1", fp = "201f2ffe" }')
+    err = _only_error(spec_copy)
+    assert (err.clause, err.field, err.line) == ("duel.score.isolated", "sources[1].at", 12)
+
+
+def test_document_section_table_is_checked(spec_copy: Path) -> None:
+    _edit(spec_copy / "documents.toml", 'layout = "toc"', 'layout = "chapters"')
+    err = _only_error(spec_copy)
+    assert err.field == "document[0].layout" and "toc" in err.message
+
+
+@pytest.mark.parametrize(("old", "new", "field", "message"), [
+    ('at = "game-setup/s4"', 'at = "game-setup/4"', "exclude[1].at", "malformed sentence locator"),
+    ('at = "credits"', 'at = "credit"', "exclude[6].at", "has no section 'credit'"),
+    ('doc = "summary-de"\nat = "front-matter"', 'doc = "classic-guide"\nat = "front-matter"', "exclude[13].doc",
+     "not a sentence-traced document"),
+    ('fp = "ecf4640c"', 'fp = "nothex!!"', "exclude[1].fp", "malformed fingerprint"),
+    ('reason = "Closing remark', 'reasons = "Closing remark', "exclude[2].reasons", "unknown field"),
+])
+def test_malformed_exclusion(spec_copy: Path, old: str, new: str, field: str, message: str) -> None:
+    _edit(spec_copy / "azul_duel" / "trace-exclusions.toml", old, new)
+    err = _only_error(spec_copy)
+    assert err.file.endswith("trace-exclusions.toml") and err.line is not None
+    assert err.field == field and message in err.message, str(err)
