@@ -11,7 +11,10 @@ from rich.markup import escape
 
 from harness.errors import UserError
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files
+from harness.scenarios.loader import with_readings
 from harness.scenarios.position import build_game
+from harness.scenarios.readings import ReadingError, parse_readings
+from harness.scenarios.stops import PhaseEnded
 from model import IllegalAction, parse_action
 from model.render import render_text
 
@@ -19,21 +22,28 @@ from model.render import render_text
 @click.command("scenario")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
-def scenario_command(paths: tuple[Path, ...], as_json: bool) -> None:
+@click.option("--interpretation", "readings", multiple=True, metavar="ID=ALT",
+              help="Run every scenario under this alternative instead of the file's (repeatable).")
+def scenario_command(paths: tuple[Path, ...], as_json: bool, readings: tuple[str, ...]) -> None:
     """Run scenario files or folders; exit non-zero on any failure."""
     console = Console()
+    flips = _flips(readings)
     results, errors = [], []
     files = list(scenario_files(list(paths)))
     if not files:
         raise UserError("no scenario files (*.toml) found under " + ", ".join(map(str, paths)))
     for path in files:
         try:
-            results.append(run_scenario(load_scenario(path)))
+            results.append(run_scenario(with_readings(load_scenario(path), flips)))
         except ScenarioError as exc:
             errors.append(str(exc))
     if as_json:
-        click.echo(json.dumps({"results": [r.to_json() for r in results], "errors": errors}, indent=2))
+        click.echo(json.dumps({"results": [r.to_json() for r in results], "errors": errors,
+                               "interpretations": flips}, indent=2))
     else:
+        if flips:
+            console.print("under " + ", ".join(f"{k}={v}" for k, v in flips.items()) + " (command line)",
+                          highlight=False, markup=False)
         for r in results:
             mark = "[green]PASS[/green]" if r.passed else "[red]FAIL[/red]"
             console.print(f"{mark} {r.id}  [dim]{r.file}[/dim]", highlight=False)
@@ -47,23 +57,34 @@ def scenario_command(paths: tuple[Path, ...], as_json: bool) -> None:
         raise SystemExit(1)
 
 
+def _flips(readings: tuple[str, ...]) -> dict[str, str]:
+    try:
+        return parse_readings(readings)
+    except ReadingError as exc:
+        raise UserError(f"--interpretation: {exc}") from None
+
+
 @click.command("show")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--steps", is_flag=True, help="Also show the position after each step.")
 @click.option("--export", "export_after", type=click.IntRange(0), default=None, metavar="N",
               help="Instead, print the position after N steps as a new scenario's given section.")
-def show_command(path: Path, steps: bool, export_after: int | None) -> None:
+@click.option("--interpretation", "readings", multiple=True, metavar="ID=ALT",
+              help="Use this alternative instead of the file's (repeatable).")
+def show_command(path: Path, steps: bool, export_after: int | None, readings: tuple[str, ...]) -> None:
     """Render a scenario's position as text (or export it as a scenario)."""
-    scenario = load_scenario(path)
+    scenario = with_readings(load_scenario(path), _flips(readings))
     game, _ = build_game(scenario)
     if export_after is not None:
         _export(scenario, game, export_after)
         return
-    click.echo(f"{scenario.id}: given")
+    click.echo(f"{scenario.id}: given" + _stopped(game))
     click.echo(render_text(game))
     if not steps:
         return
     for step in scenario.steps:
+        if getattr(game, "stopped", None) is not None:
+            break
         if step.error:
             click.echo(f"\n{step.field}: {step.action}  (expected refusal: {step.error})")
             continue
@@ -71,8 +92,15 @@ def show_command(path: Path, steps: bool, export_after: int | None) -> None:
             game.apply(parse_action(step.action))
         except IllegalAction as exc:
             raise UserError(f"{scenario.file}: {step.field}: {exc}") from None
-        click.echo(f"\nafter {step.field}: {step.action}")
+        except PhaseEnded:
+            pass
+        click.echo(f"\nafter {step.field}: {step.action}" + _stopped(game))
         click.echo(render_text(game))
+
+
+def _stopped(game) -> str:  # type: ignore[no-untyped-def]
+    stopped = getattr(game, "stopped", None)
+    return f"  (stopped at {stopped.stop})" if stopped is not None else ""
 
 
 def _export(scenario, game, after: int) -> None:  # type: ignore[no-untyped-def]
@@ -81,8 +109,15 @@ def _export(scenario, game, after: int) -> None:  # type: ignore[no-untyped-def]
     steps = [st for st in scenario.steps if not st.error]
     if after > len(steps):
         raise UserError(f"{scenario.file} has only {len(steps)} steps")
-    for step in steps[:after]:
-        game.apply(parse_action(step.action))
+    for n, step in enumerate(steps[:after], 1):
+        if getattr(game, "stopped", None) is not None:
+            raise UserError(f"{scenario.file}: the scenario stops at {game.stopped.stop} after {n - 1} steps")
+        try:
+            game.apply(parse_action(step.action))
+        except IllegalAction as exc:
+            raise UserError(f"{scenario.file}: {step.field}: {exc}") from None
+        except PhaseEnded:
+            pass
     try:
         click.echo(position_toml(game, scenario_id=f"{scenario.id}.after-{after}",
                                  description=f"The position of {scenario.id} after {after} steps.",

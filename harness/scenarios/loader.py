@@ -1,5 +1,6 @@
 """Load scenario files strictly: an unknown key, a bad value or an impossible position is an error
-naming the file, the line and the field. Nothing is silently defaulted."""
+naming the file, the line and the field. Nothing is silently defaulted, and every problem of a file
+is reported at once."""
 
 from __future__ import annotations
 
@@ -11,13 +12,20 @@ from typing import Any
 
 import attrs
 
+from harness.scenarios.locate import Locator
+from harness.scenarios.problems import UNKNOWN_KEY, Problem, Problems, ScenarioError
+from harness.scenarios.readings import ReadingError, check_reading, check_tablet
+from harness.scenarios.stops import stop_names
 from model.actions import NotationError as ActionNotationError
 from model.actions import parse_action
-from model.ruleset import IMPLEMENTED
 from spec import default_catalogue
 
+__all__ = ["FACTORY_NAMES", "Locator", "Problem", "Scenario", "ScenarioError", "Step", "load_scenario",
+           "is_scenario_file", "looks_like_scenario", "scenario_files", "with_readings"]
+
 TOP_KEYS = {"id", "description", "clauses", "interpretations", "tablets", "seed", "given", "chance",
-            "when", "then"}
+            "when", "then", "stop"}
+REQUIRED = ("id", "description", "clauses")
 GIVEN_KEYS = {"round", "phase", "starter", "to_move", "display", "pile", "bag", "tower", "factories",
               "p1", "p2"}
 PLAYER_KEYS = {"score", "lines", "broken", "plates", "dome", "chips", "used_chips", "tokens_used",
@@ -27,41 +35,13 @@ FACTORY_NAMES = ("L", "1", "2", "3", "4")
 CHANCE_KEYS = {"tiles", "plates", "chips", "first", "scope", "strict"}
 THEN_KEYS = {"scores", "events", "no_events", "legal", "legal_count", "legal_includes", "legal_excludes",
              "phase", "round", "to_move", "winner", "reason", "stalled", "p1", "p2", "factories", "bag",
-             "tower", "display", "pile_bottom", "invariants"}
+             "tower", "display", "pile_bottom", "pile_size", "chip_supply", "special_supply", "hand",
+             "pending", "invariants"}
 STEP_KEYS = {"do", "error", "then"}
 PHASES = ("setup", "acquisition", "dome_tiling")
-
-
-class ScenarioError(Exception):
-    def __init__(self, file: str, field: str, message: str, line: int | None = None) -> None:
-        self.file, self.field, self.message, self.line = file, field, message, line
-        super().__init__(f"{file}{':' + str(line) if line else ''}: field '{field}': {message}")
-
-
-class Locator:
-    """Line numbers for dotted field paths in a TOML text (tomllib reports none)."""
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-
-    def line(self, path: str) -> int | None:
-        parts = [p for p in re.split(r"\.|\[\d+\]", path) if p]
-        if not parts:
-            return None
-        # the deepest [table] header that is a prefix of the path
-        start, depth = 0, 0
-        for n, text in enumerate(self.lines):
-            m = re.match(r"^\s*\[\[?\s*([A-Za-z0-9_.\-\" ]+?)\s*\]\]?\s*$", text)
-            if m:
-                header = [h.strip('"') for h in m[1].split(".")]
-                if header == parts[:len(header)] and len(header) >= depth:
-                    start, depth = n, len(header)
-        rest = parts[depth:] or parts[-1:]
-        key_pat = re.compile(r'(^|[{,\s])"?' + re.escape(rest[0]) + r'"?\s*=')
-        for n in range(start, len(self.lines)):
-            if key_pat.search(self.lines[n]):
-                return n + 1
-        return start + 1 if depth else None
+PENDING_KINDS = ("none", "opening", "draw", "place", "return", "stack", "line", "bonus", "tile")
+# the fields building the position reads (a problem there means the position is not built)
+POSITION_FIELDS = ("given", "chance", "interpretations", "tablets", "seed", "stop")
 
 
 @attrs.frozen
@@ -86,24 +66,115 @@ class Scenario:
     then: dict[str, Any]
     file: str
     locator: Locator = attrs.field(eq=False, repr=False)
+    stop: str | None = None
 
     def error(self, field: str, message: str) -> ScenarioError:
         return ScenarioError(self.file, field, message, self.locator.line(field))
 
 
-def _check_keys(table: Any, allowed: set[str], field: str, err) -> dict[str, Any]:
-    if not isinstance(table, dict):
-        raise err(field, "expected a table")
-    for key in sorted(table):
+def _table(value: Any, allowed: set[str], field: str, problems: Problems) -> dict[str, Any]:
+    """The table's known keys (unknown ones are problems)."""
+    if not isinstance(value, dict):
+        problems.add(field, "expected a table")
+        return {}
+    for key in sorted(value):
         if key not in allowed:
-            raise err(f"{field}.{key}" if field else key, f"unknown key (allowed: {', '.join(sorted(allowed))})")
-    return table
-
-
-def _type(value: Any, kind: type, field: str, err) -> Any:
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise err(field, f"expected {kind.__name__}")
+            problems.add(f"{field}.{key}" if field else key, f"{UNKNOWN_KEY} (allowed: {', '.join(sorted(allowed))})")
     return value
+
+
+def _typed(value: Any, kind: type, field: str, problems: Problems, default: Any) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        problems.add(field, f"expected {'a list' if kind is list else kind.__name__}")
+        return default
+    return value
+
+
+def _labels(value: Any, prefix: str, high: int, field: str, problems: Problems) -> None:
+    items = value if isinstance(value, list) else None
+    if items is None or not all(isinstance(x, str) and re.fullmatch(prefix + r"\d\d", x)
+                                and 1 <= int(x[1:]) <= high for x in items):
+        problems.add(field, f"expected a list of {prefix}01-{prefix}{high:02d}")
+
+
+def _check_then(then: dict[str, Any], field: str, problems: Problems) -> None:
+    """Types of the expectations that need one (the others are compared as written)."""
+    for who in ("p1", "p2"):
+        if who in then:
+            _table(then[who], PLAYER_KEYS, f"{field}.{who}", problems)
+    for key in ("pile_size", "special_supply", "legal_count", "round"):
+        if key in then and (not isinstance(then[key], int) or isinstance(then[key], bool) or then[key] < 0):
+            problems.add(f"{field}.{key}", "expected a count (an integer >= 0)")
+    if "chip_supply" in then and not (isinstance(then["chip_supply"], int)
+                                      and not isinstance(then["chip_supply"], bool)):
+        _labels(then["chip_supply"], "C", 20, f"{field}.chip_supply", problems)
+    for key in ("hand", "pile_bottom"):
+        if key in then:
+            _labels(then[key], "P", 18, f"{field}.{key}", problems)
+    if "pending" in then and then["pending"] not in PENDING_KINDS:
+        problems.add(f"{field}.pending", f"expected one of {', '.join(PENDING_KINDS)}")
+    if "invariants" in then and then["invariants"] != "all":
+        problems.add(f"{field}.invariants", 'the only value is "all"')
+
+
+def _check_clauses(data: dict[str, Any], problems: Problems) -> tuple[str, ...]:
+    catalogue = default_catalogue()
+    clauses = _typed(data.get("clauses", []), list, "clauses", problems, [])
+    if "clauses" in data and not clauses and isinstance(data["clauses"], list):
+        problems.add("clauses", "a scenario checks at least one clause")
+    first_at: dict[str, int] = {}
+    for n, cid in enumerate(clauses):
+        if not isinstance(cid, str) or cid not in catalogue:
+            problems.add(f"clauses[{n}]", f"unknown clause id {cid!r}")
+        elif cid in first_at:
+            problems.add(f"clauses[{n}]", f"duplicate clause id {cid!r} (already clauses[{first_at[cid]}])")
+        else:
+            first_at[cid] = n
+    return tuple(c for c in clauses if isinstance(c, str))
+
+
+def _check_readings(data: dict[str, Any], problems: Problems) -> tuple[dict[str, str], tuple[str, ...] | None]:
+    interps = _typed(data.get("interpretations", {}), dict, "interpretations", problems, {})
+    for key, alt in interps.items():
+        try:
+            check_reading(key, alt)
+        except ReadingError as exc:
+            problems.add(f"interpretations.{key}", str(exc))
+    tablets = data.get("tablets")
+    if tablets is not None:
+        tablets = _typed(tablets, list, "tablets", problems, None)
+        for n, side in enumerate(tablets or []):
+            try:
+                check_tablet(side)
+            except ReadingError as exc:
+                problems.add(f"tablets[{n}]", str(exc))
+    return dict(interps), tuple(tablets) if tablets is not None else None
+
+
+def _check_steps(data: dict[str, Any], problems: Problems) -> tuple[Step, ...]:
+    catalogue = default_catalogue()
+    steps = []
+    for n, raw in enumerate(_typed(data.get("when", []), list, "when", problems, [])):
+        field = f"when[{n}]"
+        if isinstance(raw, str):
+            raw = {"do": raw}
+        raw = _table(raw, STEP_KEYS, field, problems)
+        if "do" not in raw:
+            if raw:
+                problems.add(field, "a step needs 'do'")
+            continue
+        try:
+            parse_action(raw["do"])
+        except (ActionNotationError, AttributeError) as exc:
+            problems.add(field, str(exc) if isinstance(exc, ActionNotationError) else "expected an action")
+            continue
+        if "error" in raw and raw["error"] not in catalogue:
+            problems.add(f"{field}.error", f"unknown clause id {raw['error']!r}")
+        if "then" in raw:
+            raw["then"] = _table(raw["then"], THEN_KEYS, f"{field}.then", problems)
+            _check_then(raw["then"], f"{field}.then", problems)
+        steps.append(Step(raw["do"], raw.get("error"), raw.get("then"), field))
+    return tuple(steps)
 
 
 def load_scenario(path: Path | str) -> Scenario:
@@ -113,86 +184,91 @@ def load_scenario(path: Path | str) -> Scenario:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(file, "-", f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(file, "-", "not UTF-8 text") from None
     loc = Locator(text)
-
-    def err(field: str, message: str) -> ScenarioError:
-        return ScenarioError(file, field, message, loc.line(field))
-
+    problems = Problems(file, loc)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ScenarioError(file, "-", f"malformed TOML: {exc}", int(m[1]) if m else None) from None
-    _check_keys(data, TOP_KEYS, "", err)
-    for key in ("id", "description", "clauses"):
+    _table(data, TOP_KEYS, "", problems)
+    for key in REQUIRED:
         if key not in data:
-            raise err(key, "required key is missing")
-    sid = _type(data["id"], str, "id", err)
+            hint = " (a sentence or two saying what the scenario shows)" if key == "description" else ""
+            problems.add(key, "required key is missing" + hint)
+    sid = _typed(data.get("id", "x"), str, "id", problems, "x")
     if not re.fullmatch(r"[a-z0-9][a-z0-9.\-]*", sid):
-        raise err("id", "ids are lower-case words with dots and dashes")
-    catalogue = default_catalogue()
-    clauses = _type(data["clauses"], list, "clauses", err)
-    if not clauses:
-        raise err("clauses", "a scenario checks at least one clause")
-    for n, cid in enumerate(clauses):
-        if cid not in catalogue:
-            raise err(f"clauses[{n}]", f"unknown clause id {cid!r}")
-    interps = _type(data.get("interpretations", {}), dict, "interpretations", err)
-    for key, alt in interps.items():
-        if key not in IMPLEMENTED:
-            raise err(f"interpretations.{key}", "unknown interpretation point")
-        if alt not in IMPLEMENTED[key]:
-            raise err(f"interpretations.{key}", f"no alternative {alt!r} (alternatives: {', '.join(IMPLEMENTED[key])})")
-    given = _check_keys(data.get("given", {}), GIVEN_KEYS, "given", err)
+        problems.add("id", "ids are lower-case words with dots and dashes")
+    description = _typed(data.get("description", ""), str, "description", problems, "")
+    if "description" in data and isinstance(data["description"], str) and not description.strip():
+        problems.add("description", "say what the scenario shows")
+    clauses = _check_clauses(data, problems)
+    interps, tablets = _check_readings(data, problems)
+    given = _table(data.get("given", {}), GIVEN_KEYS, "given", problems)
     for who in ("p1", "p2"):
         if who in given:
-            _check_keys(given[who], PLAYER_KEYS, f"given.{who}", err)
+            _table(given[who], PLAYER_KEYS, f"given.{who}", problems)
     if "factories" in given:
-        _check_keys(given["factories"], set(FACTORY_NAMES), "given.factories", err)
-        for name, fac in given["factories"].items():
-            _check_keys(fac, FACTORY_KEYS, f"given.factories.{name}", err)
+        factories = _table(given["factories"], set(FACTORY_NAMES), "given.factories", problems)
+        for name, fac in factories.items():
+            if name in FACTORY_NAMES:
+                _table(fac, FACTORY_KEYS, f"given.factories.{name}", problems)
     if "phase" in given and given["phase"] not in PHASES:
-        raise err("given.phase", f"expected one of {', '.join(PHASES)}")
-    chance = _check_keys(data.get("chance", {}), CHANCE_KEYS, "chance", err)
+        problems.add("given.phase", f"expected one of {', '.join(PHASES)}")
+    chance = _table(data.get("chance", {}), CHANCE_KEYS, "chance", problems)
     if chance.get("scope", "steps") not in ("steps", "game"):
-        raise err("chance.scope", "expected 'steps' or 'game'")
-    steps = []
-    for n, raw in enumerate(_type(data.get("when", []), list, "when", err)):
-        field = f"when[{n}]"
-        if isinstance(raw, str):
-            raw = {"do": raw}
-        _check_keys(raw, STEP_KEYS, field, err)
-        if "do" not in raw:
-            raise err(field, "a step needs 'do'")
-        try:
-            parse_action(raw["do"])
-        except ActionNotationError as exc:
-            raise err(field, str(exc)) from None
-        if "error" in raw and raw["error"] not in catalogue:
-            raise err(f"{field}.error", f"unknown clause id {raw['error']!r}")
-        if "then" in raw:
-            _check_keys(raw["then"], THEN_KEYS, f"{field}.then", err)
-        steps.append(Step(raw["do"], raw.get("error"), raw.get("then"), field))
-    then = _check_keys(data.get("then", {}), THEN_KEYS, "then", err)
-    for who in ("p1", "p2"):
-        if who in then:
-            _check_keys(then[who], PLAYER_KEYS, f"then.{who}", err)
-    tablets = data.get("tablets")
+        problems.add("chance.scope", "expected 'steps' or 'game'")
+    stop = data.get("stop")
+    if stop is not None and stop not in stop_names():
+        problems.add("stop", f"expected one of {', '.join(stop_names())}")
+    steps = _check_steps(data, problems)
+    then = _table(data.get("then", {}), THEN_KEYS, "then", problems)
+    _check_then(then, "then", problems)
     scenario = Scenario(
-        id=sid, description=_type(data["description"], str, "description", err), clauses=tuple(clauses),
-        interpretations=dict(interps), tablets=tuple(tablets) if tablets is not None else None,
-        seed=_type(data.get("seed", 0), int, "seed", err), given=given, chance=chance, steps=tuple(steps),
-        then=then, file=file, locator=loc,
+        id=sid, description=description, clauses=clauses, interpretations=interps, tablets=tablets,
+        seed=_typed(data.get("seed", 0), int, "seed", problems, 0), given=given, chance=chance, steps=steps,
+        then=then, file=file, locator=loc, stop=stop,
     )
-    # Building the position validates it (impossible positions are errors naming the field).
-    from harness.scenarios.position import build_game
-    build_game(scenario)
+    if not problems.in_fields(*POSITION_FIELDS, but_unknown_keys=True):
+        # Building the position validates it (impossible positions are errors naming the field).
+        from harness.scenarios.position import build_game
+        problems.attempt(build_game, scenario)
+    problems.raise_if_any()
     return scenario
 
 
+def with_readings(scenario: Scenario, flips: dict[str, str]) -> Scenario:
+    """The scenario under other interpretation alternatives (command-line flips win over the file)."""
+    return attrs.evolve(scenario, interpretations={**scenario.interpretations, **flips}) if flips else scenario
+
+
+_TOP_ID = re.compile(r"^id\s*=", re.M)
+_SCENARIO_PART = re.compile(r"^(when\s*=|given\s*=|then\s*=|\[given[\].]|\[then[\].])", re.M)
+
+
+def looks_like_scenario(path: Path) -> bool:
+    """A top-level `id` (before any table header) and a `given`, `when` or `then` part: tells
+    scenarios from other TOML (pyproject.toml, spec chapters) without parsing it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    head = re.split(r"^\s*\[", text, maxsplit=1, flags=re.M)[0]
+    return bool(_TOP_ID.search(head)) and bool(_SCENARIO_PART.search(text))
+
+
+def is_scenario_file(path: Path) -> bool:
+    """Found in a folder walk: a *.toml under a `fixtures` folder (the scenarios' home, so a broken
+    one is reported, not skipped), or any other *.toml that looks like a scenario."""
+    return path.suffix == ".toml" and ("fixtures" in path.resolve().parts or looks_like_scenario(path))
+
+
 def scenario_files(paths: list[Path]) -> Iterator[Path]:
+    """Files as given (always, whatever they look like); folders: their scenario files."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(path.rglob("*.toml"))
+            yield from (p for p in sorted(path.rglob("*.toml")) if is_scenario_file(p))
         else:
             yield path

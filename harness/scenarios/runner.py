@@ -14,6 +14,7 @@ from harness.scenarios.notation import (
     parse_colour_counts,
 )
 from harness.scenarios.position import build_game
+from harness.scenarios.stops import PhaseEnded
 from model import Game, IllegalAction, parse_action
 from model.events import Event
 
@@ -59,6 +60,30 @@ def _factory_view(game: Game, name: str) -> dict[str, Any]:
             "chip": f"C{f.chip:02d}" if f.chip else "", "revealed": f.chip_revealed}
 
 
+LEGAL_KEYS = {"legal", "legal_count", "legal_includes", "legal_excludes"}
+
+
+def _labels(ids: list[int], prefix: str) -> list[str]:
+    return [f"{prefix}{i:02d}" for i in ids]
+
+
+def _plates(n: int) -> str:
+    return f"{n} plate{'' if n == 1 else 's'}"
+
+
+def hand_plates(game: Game) -> list[int]:
+    """The plates a player holds during a plate decision (drawn, kept and being placed, or to be
+    returned under the pile)."""
+    p = game.state.pending
+    if p is None:
+        return []
+    if p.kind == "place":
+        return [p.data[0], *p.extra]
+    if p.kind in ("draw", "return"):
+        return list(p.extra)
+    return []
+
+
 def _normalise_plate(v: str) -> str:
     return v if " " in v else v + " r0"
 
@@ -86,7 +111,7 @@ def check_then(game: Game, events: list[Event], then: dict[str, Any], prefix: st
     for unwanted in then.get("no_events", []):
         if any(unwanted in t for t in event_texts):
             diffs.append(f"{prefix}.no_events: an event contains {unwanted!r}")
-    legal = [str(a) for a in game.legal_actions()]
+    legal = [str(a) for a in game.legal_actions()] if LEGAL_KEYS & then.keys() else []
     if "legal" in then:
         differ("legal", list(then["legal"]), legal)
     if "legal_count" in then:
@@ -140,19 +165,59 @@ def check_then(game: Game, events: list[Event], then: dict[str, Any], prefix: st
             differ(key, parse_colour_counts(then[key]), getattr(s, key))
     if "pile_bottom" in then:
         want = list(then["pile_bottom"])
-        differ("pile_bottom", want, [f"P{p:02d}" for p in s.pile[len(s.pile) - len(want):]] if want else [])
+        if len(want) > len(s.pile):
+            diffs.append(f"{prefix}.pile_bottom: the pile has {_plates(len(s.pile))}, pile_bottom lists "
+                         f"{len(want)}; the pile is {_labels(s.pile, 'P')}")
+        else:
+            differ("pile_bottom", want, _labels(s.pile[len(s.pile) - len(want):], "P") if want else [])
+    if "pile_size" in then:
+        differ("pile_size", then["pile_size"], len(s.pile))
+    if "chip_supply" in then:
+        want = then["chip_supply"]
+        if isinstance(want, int):
+            differ("chip_supply", want, len(s.chip_supply))
+        else:
+            differ("chip_supply", sorted(want), _labels(sorted(s.chip_supply), "C"))
+    if "special_supply" in then:
+        differ("special_supply", then["special_supply"], s.special_supply)
+    if "hand" in then:
+        differ("hand", sorted(then["hand"]), _labels(sorted(hand_plates(game)), "P"))
+    if "pending" in then:
+        differ("pending", then["pending"], s.pending.kind if s.pending is not None else "none")
     if "display" in then:
         differ("display", list(then["display"]), [f"P{p:02d}" if p else "-" for p in s.display])
     return diffs
 
 
 def _invariant_diffs(before, game: Game, step_events: list[Event], n: int, field: str) -> list[str]:
-    from properties.invariants import violations
     from properties.steps import check_step
 
-    out = [f"{field}: invariant {inv.name} broken: {msg} [{inv.clauses[0]}]" for inv, msg in violations(game)]
+    out = _state_invariant_diffs(game, field)
     out += [f"{field}: invariant {name} broken: {msg}" for name, msg in check_step(before, game, step_events, n, 1)]
     return out
+
+
+def _state_invariant_diffs(game: Game, field: str, *, physical_only: bool = False) -> list[str]:
+    """Invariants of one position. A stopped game sits between two phases, where nobody is to act:
+    the `progress` invariant does not apply there."""
+    from properties.invariants import violations
+
+    stopped = getattr(game, "stopped", None) is not None
+    return [f"{field}: invariant {inv.name} broken: {msg} [{inv.clauses[0]}]"
+            for inv, msg in violations(game, physical_only=physical_only)
+            if not (stopped and inv.name == "progress")]
+
+
+def _stop_diffs(scenario: Scenario, game: Game, unplayed: int) -> list[str]:
+    stopped = getattr(game, "stopped", None)
+    if scenario.stop is None:
+        return []
+    if stopped is None:
+        s = game.state
+        return [f"stop: expected the run to stop at {scenario.stop}, but it ended in {s.phase} of round {s.round}"]
+    if unplayed:
+        return [f"stop: the run stopped at {scenario.stop} with {unplayed} step(s) of 'when' left unplayed"]
+    return []
 
 
 def run_scenario(scenario: Scenario) -> ScenarioResult:
@@ -160,7 +225,21 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
     diffs: list[str] = []
     ran = 0
     watch = scenario.then.get("invariants") == "all"
+    seen: set[str] = set()
+
+    def note(found: list[str]) -> None:
+        for d in found:
+            key = d.split(": invariant ", 1)[-1]
+            if key not in seen:
+                seen.add(key)
+                diffs.append(d)
+
+    if watch:
+        note(_state_invariant_diffs(game, "given", physical_only=True))
+    aborted = False
     for step in scenario.steps:
+        if getattr(game, "stopped", None) is not None:
+            break
         before = game.state.copy() if watch else None
         action = parse_action(step.action)
         if step.error:
@@ -173,8 +252,14 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
                                  f"expected {step.error}")
                 if game.state != before:
                     diffs.append(f"{step.field}: a refused action changed the state")
+            except PhaseEnded as stop:
+                events.extend(stop.events)
+                diffs.append(f"{step.field}: '{step.action}' was accepted, expected refusal under {step.error}")
+                aborted = True
+                break
             else:
                 diffs.append(f"{step.field}: '{step.action}' was accepted, expected refusal under {step.error}")
+                aborted = True
                 break
         else:
             try:
@@ -182,13 +267,22 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
             except IllegalAction as exc:
                 diffs.append(f"{step.field}: '{step.action}' refused: {exc.reason} [{exc.clause}]; "
                              f"legal: {[str(a) for a in game.legal_actions()]}")
+                aborted = True
                 break
-            events.extend(step_events)
-            if watch:
-                diffs.extend(_invariant_diffs(before, game, step_events, ran + 1, step.field))
+            except PhaseEnded as stop:
+                events.extend(stop.events)
+                if watch:
+                    note(_state_invariant_diffs(game, step.field))
+            else:
+                events.extend(step_events)
+                if watch:
+                    note(_invariant_diffs(before, game, step_events, ran + 1, step.field))
         ran += 1
         if step.then:
             diffs.extend(check_then(game, events, step.then, f"{step.field}.then"))
-    else:
+    if not aborted:
+        diffs.extend(_stop_diffs(scenario, game, len(scenario.steps) - ran))
+        if watch:
+            note(_state_invariant_diffs(game, "then"))
         diffs.extend(check_then(game, events, scenario.then, "then"))
     return ScenarioResult(scenario.id, scenario.file, not diffs, tuple(diffs), ran, scenario.clauses)
