@@ -9,6 +9,7 @@ import click
 from rich.console import Console
 
 from harness.errors import UserError
+from harness.mutation_commands import mutate_command
 from harness.property_commands import interpretations_command, simulate_command
 from harness.scenario_commands import scenario_command, show_command
 from harness.scenarios import ScenarioError
@@ -28,6 +29,7 @@ cli.add_command(scenario_command)
 cli.add_command(show_command)
 cli.add_command(simulate_command)
 cli.add_command(interpretations_command)
+cli.add_command(mutate_command)
 
 
 @cli.command("verify")

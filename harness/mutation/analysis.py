@@ -1,0 +1,154 @@
+"""Clause-level mutation analysis: plan (extents, mutants, tests, hash per clause), run the stale
+clauses, and judge each clause from the stored results.
+
+A clause is **guarded** when every mutant of its extents that is not a reviewed equivalent was
+killed by one of its tests. Invariant clauses have no model site: they are guarded when a passing
+test breaks the model on purpose and shows the invariant catching it (tests/test_invariants_catch.py).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from harness.mutation.clauses import id_resolver
+from harness.mutation.extents import Extent, extents
+from harness.mutation.mutants import Mutant, mutants_of
+from harness.mutation.runner import MutantResult, run_all
+from harness.mutation.selection import TestRecord, load_tracking, tests_for, whole_suite
+from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents
+from spec import Catalogue
+
+MODEL_FOLDERS = ("model",)
+CATCH_TESTS = "tests/test_invariants_catch.py"
+
+
+@attrs.frozen
+class ClausePlan:
+    clause: str
+    extents: tuple[Extent, ...]
+    mutants: tuple[Mutant, ...]
+    tests: tuple[str, ...]
+    fallback: bool                     # no tracking for this clause: the whole suite runs
+    hash: str
+    timeout: float
+
+
+@attrs.frozen
+class ClauseVerdict:
+    clause: str
+    status: str          # guarded | unguarded | stale | not-run | no-sites | no-mutants
+    killed: int
+    total: int           # non-equivalent mutants
+    equivalent: int
+    survivors: tuple[dict[str, Any], ...]
+    tests: tuple[str, ...]
+
+    @property
+    def guarded(self) -> bool:
+        return self.status == "guarded"
+
+
+def plan(root: Path, catalogue: Catalogue, tracking: Path) -> dict[str, ClausePlan]:
+    resolve = id_resolver(catalogue)
+    ext = extents(root, MODEL_FOLDERS, resolve)
+    records = load_tracking(tracking, resolve)
+    out: dict[str, ClausePlan] = {}
+    for clause in catalogue.clauses:
+        exts = tuple(ext.get(clause.id, ()))
+        if not exts:
+            continue
+        chosen: Sequence[TestRecord] = tests_for(clause.id, records)
+        fallback = not chosen
+        if fallback:
+            chosen = whole_suite(records)
+        ids = tuple(r.nodeid for r in chosen) if chosen else ("tests", "fixtures")
+        budget = sum(r.duration for r in chosen) if chosen else 120.0
+        out[clause.id] = ClausePlan(clause.id, exts, tuple(mutants_of(root, exts)), ids, fallback,
+                                    clause_hash(root, exts, ids), timeout=max(30.0, 5 * budget + 20))
+    return out
+
+
+def changed_clauses(root: Path, plans: Mapping[str, ClausePlan], ref: str) -> set[str]:
+    """Clauses whose extents or tests touch a file that differs from git revision `ref`."""
+    try:
+        out = subprocess.run(["git", "diff", "--name-only", ref, "--"], cwd=root, capture_output=True,
+                             text=True, check=True).stdout
+        untracked = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=root,
+                                   capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise ValueError(f"cannot compare with git revision {ref!r}: {getattr(exc, 'stderr', exc)}".strip()) from None
+    files = set(out.split()) | set(untracked.split())
+    return {cid for cid, p in plans.items()
+            if any(e.file in files for e in p.extents) or any(t.split("::", 1)[0] in files for t in p.tests)}
+
+
+def stale(plans: Mapping[str, ClausePlan], stored: Mapping[str, Any]) -> list[str]:
+    """Clauses with no stored result, or whose stored hash no longer matches."""
+    entries = stored.get("clauses", {})
+    return [cid for cid, p in plans.items() if entries.get(cid, {}).get("hash") != p.hash]
+
+
+def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], jobs: int,
+        on_result: Callable[[MutantResult], None]) -> dict[str, dict[str, Any]]:
+    """Run the mutants of `clauses`; new store entries by clause."""
+    chosen = [plans[c] for c in clauses if plans[c].mutants]
+    work = [(m, p.tests, p.timeout) for p in chosen for m in p.mutants]
+    results = iter(run_all(root, work, jobs, on_result))
+    out: dict[str, dict[str, Any]] = {}
+    for p in chosen:
+        rows = []
+        for m in p.mutants:
+            r = next(results)
+            rows.append({"id": m.id, "diff": m.diff(root), "status": r.status, "killer": r.killer,
+                         "seconds": round(r.seconds, 2)})
+        out[p.clause] = {"hash": p.hash, "tests": list(p.tests), "fallback": p.fallback, "mutants": rows}
+    for cid in clauses:
+        if cid in plans and not plans[cid].mutants:
+            out[cid] = {"hash": plans[cid].hash, "tests": list(plans[cid].tests), "fallback": plans[cid].fallback,
+                        "mutants": []}
+    return out
+
+
+def _catch_tests(clause: str, records: Sequence[TestRecord]) -> tuple[str, ...]:
+    return tuple(r.nodeid for r in records if r.passed and r.file == CATCH_TESTS and clause in r.declared)
+
+
+def verdicts(root: Path, catalogue: Catalogue, plans: Mapping[str, ClausePlan], stored: Mapping[str, Any],
+             tracking: Path) -> dict[str, ClauseVerdict]:
+    equivalents: dict[tuple[str, str], Equivalent] = load_equivalents(root)
+    records = load_tracking(tracking, id_resolver(catalogue))
+    entries = stored.get("clauses", {})
+    out: dict[str, ClauseVerdict] = {}
+    for clause in catalogue.clauses:
+        cid = clause.id
+        p = plans.get(cid)
+        if p is None:
+            catchers = _catch_tests(cid, records) if clause.kind == "invariant" else ()
+            status = "guarded" if catchers else "no-sites"
+            out[cid] = ClauseVerdict(cid, status, len(catchers), len(catchers), 0, (), catchers)
+            continue
+        entry = entries.get(cid)
+        if entry is None:
+            out[cid] = ClauseVerdict(cid, "not-run", 0, len(p.mutants), 0, (), p.tests)
+            continue
+        if entry.get("hash") != p.hash:
+            out[cid] = ClauseVerdict(cid, "stale", 0, len(p.mutants), 0, (), p.tests)
+            continue
+        rows = entry["mutants"]
+        equivalent = [r for r in rows if (cid, diff_key(cid, r["diff"])) in equivalents]
+        counted = [r for r in rows if r not in equivalent]
+        killed = [r for r in counted if r["status"] == "killed" or
+                  (r["status"] == "timeout" and r.get("killer") == "pytest-timeout")]
+        survivors = tuple(dict(r, key=diff_key(cid, r["diff"])) for r in counted if r not in killed)
+        if not rows:
+            status = "no-mutants"
+        else:
+            status = "guarded" if not survivors else "unguarded"
+        out[cid] = ClauseVerdict(cid, status, len(killed), len(counted), len(equivalent), survivors,
+                                 tuple(entry.get("tests", ())))
+    return out

@@ -1,0 +1,105 @@
+"""Running a clause's tests against its mutants, in throw-away copies of the project.
+
+Mutants are never written into the tree the user edits: each worker copies the project into a
+temporary folder (removed on exit, also when the run is interrupted), writes one mutant at a time
+into its copy, runs the selected tests there with pytest (`-x`: the first failure kills the
+mutant) and puts the original file back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+import attrs
+
+from harness.mutation.mutants import Mutant
+
+IGNORED = (".git", ".venv", "report", ".hypothesis", "__pycache__", "counterexamples", ".azul-rules",
+           "*.egg-info", ".pytest_cache", ".mutation-*")
+
+
+@attrs.frozen
+class MutantResult:
+    mutant: str
+    status: str                  # killed | survived | timeout | error
+    killer: str | None           # the first failing test, or what stopped the run
+    tests: int                   # how many tests were selected
+    seconds: float
+
+
+@contextmanager
+def sandbox(root: Path) -> Iterator[Path]:
+    """A private copy of the project, removed afterwards whatever happens."""
+    with tempfile.TemporaryDirectory(prefix="azul-mutate-") as tmp:
+        copy = Path(tmp) / "project"
+        shutil.copytree(root, copy, ignore=shutil.ignore_patterns(*IGNORED), symlinks=True)
+        yield copy
+
+
+class Worker:
+    """A fork server (harness.mutation.worker) running inside one private copy of the project."""
+
+    def __init__(self, copy: Path) -> None:
+        self.copy = copy
+        env = dict(os.environ, PYTHONPATH=str(copy), PYTHONHASHSEED="0", AZUL_CLAUSE_JSON="",
+                   PYTHONDONTWRITEBYTECODE="1")
+        env.setdefault("HYPOTHESIS_PROFILE", "ci")
+        self.proc = subprocess.Popen([sys.executable, "-m", "harness.mutation.worker"], cwd=copy, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     start_new_session=True)
+
+    def run(self, root: Path, mutant: Mutant, tests: Sequence[str], timeout: float) -> MutantResult:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        request = {"file": str(self.copy / mutant.file), "source": mutant.source(root),
+                   "original": (root / mutant.file).read_text(), "tests": list(tests), "timeout": timeout}
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        reply = json.loads(self.proc.stdout.readline())
+        return MutantResult(mutant.id, reply["status"], reply["killer"], len(tests), reply["seconds"])
+
+    def close(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+
+def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], jobs: int,
+            on_result: Callable[[MutantResult], None]) -> list[MutantResult]:
+    """Run every (mutant, tests, timeout) on `jobs` private copies; results in the order of `work`."""
+    if not work:
+        return []
+    jobs = max(1, min(jobs, len(work)))
+    results: dict[int, MutantResult] = {}
+    with ExitStack() as stack:
+        copies: queue.Queue[Worker] = queue.Queue()
+        for _ in range(jobs):
+            worker = Worker(stack.enter_context(sandbox(root)))
+            stack.callback(worker.close)
+            copies.put(worker)
+
+        def task(index: int) -> None:
+            copy = copies.get()
+            try:
+                mutant, tests, timeout = work[index]
+                results[index] = copy.run(root, mutant, tests, timeout)
+                on_result(results[index])
+            finally:
+                copies.put(copy)
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            for future in [pool.submit(task, i) for i in range(len(work))]:
+                future.result()
+    return [results[i] for i in range(len(work))]

@@ -1,0 +1,107 @@
+"""`azul-rules mutate`: clause-level mutation analysis."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import time
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from harness.errors import UserError
+from harness.mutation.analysis import changed_clauses, plan, run, stale, verdicts
+from harness.mutation.runner import MutantResult
+from harness.mutation.store import RESULTS, load_results, save_results
+from harness.pytest_plugin import DEFAULT_JSON
+from spec import default_catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _did_you_mean(word: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(word, known, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+@click.command("mutate")
+@click.option("--clause", "clauses", multiple=True, metavar="ID", help="Only these clauses (repeatable).")
+@click.option("--changed-since", metavar="REF", default=None,
+              help="Only clauses whose code or tests changed since this git revision.")
+@click.option("--fresh", is_flag=True, help="Re-run even clauses whose stored results are current.")
+@click.option("--jobs", type=click.IntRange(1), default=None, help="Parallel test runs (default: all cores).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every clause's verdict and mutant outcomes here.")
+@click.option("--tracking", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_JSON, show_default=True,
+              help="The suite's per-test clause record (pytest writes it).")
+@click.option("--dry-run", is_flag=True, help="List what would run, run nothing.")
+def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: bool, jobs: int | None,
+                   json_path: Path | None, tracking: Path, dry_run: bool) -> None:
+    """Plant small rule bugs at each clause's code and check that its tests notice (guarded)."""
+    console = Console()
+    catalogue = default_catalogue()
+    tracking = tracking if tracking.is_absolute() else ROOT / tracking
+    plans = plan(ROOT, catalogue, tracking)
+    known = sorted(plans)
+    for cid in clauses:
+        if cid not in plans:
+            all_ids = [c.id for c in catalogue.clauses]
+            why = "has no model site" if cid in all_ids else "is not a clause"
+            raise UserError(f"{cid} {why}{_did_you_mean(cid, known if cid in all_ids else all_ids)}")
+    stored = load_results(ROOT)
+    if clauses:
+        todo = list(clauses)
+    elif changed_since:
+        todo = sorted(changed_clauses(ROOT, plans, changed_since))
+    else:
+        todo = known
+    if not fresh:
+        current = set(todo) - set(stale(plans, stored))
+        todo = [c for c in todo if c not in current]
+    n = sum(len(plans[c].mutants) for c in todo)
+    console.print(f"{len(todo)} clause(s) to run, {n} mutant(s); "
+                  f"{len(plans) - len(todo)} clause(s) current in {RESULTS}")
+    if dry_run:
+        for c in todo:
+            p = plans[c]
+            console.print(f"  {c}: {len(p.mutants)} mutants, {len(p.tests)} tests"
+                          + (" (whole suite: no tracking)" if p.fallback else ""), highlight=False)
+        return
+    started = time.monotonic()
+    if todo:
+        with Progress(TextColumn("mutant"), MofNCompleteColumn(), BarColumn(), TimeElapsedColumn(),
+                      TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False) as progress:
+            task = progress.add_task("mutants", total=n)
+
+            def advance(_: MutantResult) -> None:
+                progress.advance(task)
+
+            new = run(ROOT, plans, todo, jobs or os.cpu_count() or 1, advance)
+        stored.setdefault("clauses", {}).update(new)
+        stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items()) if k in plans}
+        save_results(ROOT, stored)
+    judged = verdicts(ROOT, catalogue, plans, stored, tracking)
+    _print_summary(console, judged, time.monotonic() - started)
+    if json_path:
+        json_path.write_text(json.dumps({cid: {"status": v.status, "killed": v.killed, "total": v.total,
+                                               "equivalent": v.equivalent, "survivors": list(v.survivors),
+                                               "tests": list(v.tests)} for cid, v in judged.items()},
+                                        indent=1, sort_keys=True))
+    if any(v.status == "unguarded" for v in judged.values()):
+        raise SystemExit(1)
+
+
+def _print_summary(console: Console, judged: dict, seconds: float) -> None:
+    by: dict[str, int] = {}
+    for v in judged.values():
+        by[v.status] = by.get(v.status, 0) + 1
+    killed = sum(v.killed for v in judged.values() if v.status in ("guarded", "unguarded"))
+    total = sum(v.total for v in judged.values() if v.status in ("guarded", "unguarded"))
+    console.print(f"{by.get('guarded', 0)}/{len(judged)} clauses guarded; mutants killed {killed}/{total}; "
+                  + ", ".join(f"{k} {n}" for k, n in sorted(by.items())) + f"; {seconds:.0f} s", highlight=False)
+    for v in judged.values():
+        for s in v.survivors:
+            console.print(f"[yellow]survivor[/] {v.clause} {s['id']} ({s['status']})", highlight=False)
