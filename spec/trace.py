@@ -18,7 +18,7 @@ from spec.catalogue import Catalogue, Document
 from spec.sentences import Section, Sentence, SplitDocument, SplitError, fingerprint, split_file
 
 FINDING_KINDS: tuple[str, ...] = (
-    "uncited", "changed", "missing", "excluded-changed", "excluded-missing", "excluded-cited",
+    "uncited", "changed", "missing", "unlocated", "excluded-changed", "excluded-missing", "excluded-cited",
     "sections", "document",
 )
 
@@ -176,7 +176,11 @@ def _trace_document(catalogue: Catalogue, doc: Document, split: SplitDocument) -
     cited: dict[str, list[str]] = {}
     for clause in catalogue:
         for source in clause.sources:
-            if source.doc != doc.id or source.at is None:
+            if source.doc != doc.id:
+                continue
+            if source.at is None:
+                findings.append(Finding("unlocated", doc.id, "", f"cited by a 'where' text ({source.place!r}), "
+                                        "not by sentence locators", by=clause.id))
                 continue
             sentence = split.sentence(source.at)
             if sentence is None:
