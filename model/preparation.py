@@ -20,8 +20,20 @@ class Preparation(GameBase):
         cite("duel.prep.tokens-back")
         for pl in s.players:
             pl.tokens_used = 0
+        cite("duel.acquire.pass")               # a pass lasts for the phase it was made in
+        for pl in s.players:
             pl.passed = False
+        cite("duel.acquire.chip.limit")         # the limit counts chips taken this round
+        for pl in s.players:
             pl.chips_this_round = 0
+        cite("duel.bonus.storage")
+        keep = rules.choices["duel.chips.carry-over"] == "keep"
+        for pl in s.players:
+            if pl.chips:
+                cite_alternative("duel.chips.carry-over", rules.choices["duel.chips.carry-over"])
+                if not keep:                    # unused chips are flipped face down
+                    pl.used_chips = sorted(pl.used_chips + pl.chips)
+                    pl.chips = []
         refill_display(s, "duel.prep.display-refill")
         fill_factories(s, rules, self.chance, events, "duel.prep.factories-refill")
         holders = [i for i in (0, 1) if s.players[i].start_tile]
@@ -63,7 +75,6 @@ class Preparation(GameBase):
         losses_first = max(0, pl.score - total_loss) + total_gain
         if net_first != losses_first:
             cite_alternative("duel.end.tablet-floor", alt)
-        cite("duel.end.tablet-order")
         if alt == "losses-first":
             for side, loss in losses:
                 self._lose(pl, loss, who, events, "duel.end.tablets-scored", side)

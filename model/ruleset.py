@@ -33,6 +33,8 @@ IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "duel.end.tie-without-tile": ("draw", "round-starter"),
     "duel.end.tablet-floor": ("net-then-floor", "losses-first"),
     "duel.bonus.unmovable-line": ("only-if-it-moves", "spend-anyway"),
+    "duel.chips.carry-over": ("keep", "expire"),
+    "duel.end.leftover-lines": ("no-effect", "broken"),
     "duel.tablet.colourful-rows.special": ("not-a-colour", "counts-as-colour"),
     "duel.tablet.colourful-rows.full": ("gaps-allowed", "full-row"),
     "duel.tablet.corner-values": ("upper-3-lower-8", "upper-8-lower-3"),

@@ -48,7 +48,8 @@ class Tiling(GameBase):
                         s.tiling = (order, line, 1)
                         s.pending = Pending("bonus", who, (line,))
                         return
-                if count == cap or stage == 2:
+                chips_but_stuck = stage == 2 and count < cap and not matching_cells(pl, line, colour)
+                if (count == cap or stage == 2) and not chips_but_stuck:
                     cells = matching_cells(pl, line, colour)
                     if len(cells) >= 2:
                         s.tiling = (order, line + 1, 0)
@@ -70,6 +71,8 @@ class Tiling(GameBase):
                 else:
                     cite("duel.tiling.incomplete-stay")
                 line, stage = line + 1, 0
+            if s.round == 5:
+                self._leftover_lines(who, events)
             self._penalties(who, events)
             order, line, stage = order + 1, 0, 0
         s.tiling = (2, 0, 0)
@@ -78,6 +81,20 @@ class Tiling(GameBase):
             self._prepare(events)
         else:
             self._score_tablets(events)
+
+    def _leftover_lines(self, who: int, events: list[Event]) -> None:
+        """Tiles still on pattern lines after the last Dome-tiling (duel.end.leftover-lines)."""
+        pl = self.state.players[who]
+        left = [line for line in range(6) if pl.line_count[line]]
+        if not left:
+            return
+        alt = self.rules.choices["duel.end.leftover-lines"]
+        cite_alternative("duel.end.leftover-lines", alt)
+        if alt == "broken":
+            for line in left:
+                colour, n = pl.line_colour[line], pl.line_count[line]
+                pl.line_colour[line], pl.line_count[line] = EMPTY, 0
+                self._break(pl, colour, n, events, who, "duel.end.after-round-5")
 
     def _chips_may_complete(self, pl: Player, line: int, colour: int) -> bool:
         """Whether Bonus chips may complete this line: under the default only when the completed line
