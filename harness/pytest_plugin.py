@@ -2,7 +2,8 @@
 
 - `@pytest.mark.clause("id", "id@2", ...)` declares the clauses a test asserts (optionally pinned to
   the clause revision it was written against); unknown ids are a collection error;
-- scenario files under fixtures/ are collected as tests, declaring their scenario's clauses;
+- scenario files are collected as tests, declaring their scenario's clauses: under fixtures/, or
+  named on the command line (a file, or scenario-looking files in a folder), wherever they are;
 - per test it records which clauses fired at run time (the model's recorder), the declared clauses
   and the outcome, and writes them as JSON (`--clause-json`, default .azul-rules/tests.json) for the
   coverage report.
@@ -153,7 +154,29 @@ class ScenarioFile(pytest.File):
         yield ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario)
 
 
+def _named_on_command_line(config: pytest.Config) -> tuple[set[Path], list[Path]]:
+    """The files and the folders given as pytest's arguments (resolved)."""
+    files: set[Path] = set()
+    folders: list[Path] = []
+    for arg in config.args:
+        path = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        if path.is_dir():
+            folders.append(path)
+        else:
+            files.add(path)
+    return files, folders
+
+
 def pytest_collect_file(file_path, parent):  # type: ignore[no-untyped-def]
-    if file_path.suffix == ".toml" and "fixtures" in file_path.parts:
+    """Scenario files become tests: any *.toml under a `fixtures` folder, a *.toml named on the
+    command line, and scenario-looking *.toml (top-level `id` and a given/when/then part) in a
+    folder named on the command line, wherever it is (not pyproject.toml or spec chapters)."""
+    if file_path.suffix != ".toml":
+        return None
+    from harness.scenarios.loader import is_scenario_file
+
+    files, folders = _named_on_command_line(parent.config)
+    path = file_path.resolve()
+    if path in files or (any(path.is_relative_to(f) for f in folders) and is_scenario_file(path)):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None

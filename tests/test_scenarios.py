@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -242,3 +243,193 @@ def test_invariants_all_checks_a_replayed_game_from_setup(tmp_path: Path) -> Non
             '[chance]\nscope = "game"\n[then]\ninvariants = "all"\nphase = "setup"\n')
     result = run_scenario(load_scenario(_write(tmp_path, text)))
     assert result.passed, result.diffs
+
+
+# --- stopping at the end of a phase ------------------------------------------------------------
+
+TILING = '''id = "t.tiling"
+description = "Dome-tiling of one complete line, stopped before Preparation"
+clauses = ["duel.tiling.move-rightmost"]
+stop = "end-of-dome-tiling"
+
+[given]
+phase = "dome_tiling"
+starter = "P1"
+factories = {}
+p1 = { score = 10, plates = { 1 = "P01 r0", 2 = "P05 r2" }, lines = ["", "KK"], broken = "R" }
+
+[then]
+phase = "dome_tiling"
+round = 1
+p1 = { score = 10, lines = ["", ""], broken = "", tokens_used = 2 }
+events = ["P1 score +1: black to row 2", "P1 penalty -1"]
+'''
+
+
+def test_stop_names_come_from_the_phase_graph() -> None:
+    from harness.scenarios.stops import stop_names
+    from model.phases import phase_graph
+
+    g = phase_graph()
+    ended = {p for p in g.nodes if g.out_degree(p)}
+    assert set(stop_names()) == {"end-of-" + p.replace("_", "-") for p in ended} | {"end-of-round"}
+
+
+def test_dome_tiling_can_stop_before_preparation(tmp_path: Path) -> None:
+    result = run_scenario(load_scenario(_write(tmp_path, TILING)))
+    assert result.passed, result.diffs
+    # without the stop the same position runs on into round 2's Acquisition
+    diffs = run_scenario(load_scenario(_write(tmp_path, TILING.replace('stop = "end-of-dome-tiling"\n', "")))).diffs
+    assert "then.phase: expected 'dome_tiling', got 'acquisition'" in diffs
+
+
+def test_end_of_acquisition_and_end_of_round(tmp_path: Path) -> None:
+    last_pick = '''id = "t.last-pick"
+description = "the last pick ends Acquisition"
+clauses = ["duel.acquire.end"]
+stop = "end-of-acquisition"
+when = ["sun 1 red", "line 2"]
+
+[given]
+starter = "P1"
+p1 = { tokens_used = 2 }
+p2 = { tokens_used = 2 }
+
+[given.factories]
+1 = { sun = "RR" }
+
+[then]
+phase = "acquisition"
+p1 = { lines = ["", "RR"] }
+'''
+    assert run_scenario(load_scenario(_write(tmp_path, last_pick))).passed
+    round_end = last_pick.replace('"end-of-acquisition"', '"end-of-round"').replace(
+        'phase = "acquisition"', 'phase = "preparation"\nround = 2\nevents = ["dome_tiling -> preparation"]')
+    result = run_scenario(load_scenario(_write(tmp_path, round_end)))
+    assert result.passed, result.diffs
+
+
+def test_a_stop_never_reached_or_reached_early_is_a_failure(tmp_path: Path) -> None:
+    never = GOOD.replace('clauses = [', 'stop = "end-of-acquisition"\nclauses = [')
+    assert run_scenario(load_scenario(_write(tmp_path, never))).diffs == (
+        "stop: expected the run to stop at end-of-acquisition, but it ended in acquisition of round 1",)
+    early = TILING.replace("[given]", 'when = ["pass"]\n[given]')
+    assert run_scenario(load_scenario(_write(tmp_path, early))).diffs == (
+        "stop: the run stopped at end-of-dome-tiling with 1 step(s) of 'when' left unplayed",)
+
+
+def test_unknown_stop_names_the_choices(tmp_path: Path) -> None:
+    err = _error(tmp_path, 'clauses = [', 'stop = "end-of-tiling"\nclauses = [')
+    assert err.field == "stop" and err.line == 3 and "end-of-dome-tiling" in err.message
+
+
+# --- errors: all at once, the right line, description ------------------------------------------
+
+def test_all_problems_of_a_file_are_reported_at_once(tmp_path: Path) -> None:
+    text = (GOOD.replace("score = 3", "scroe = 3").replace('sun = "RRBB"', 'sun = "RRBX"')
+            .replace('"line 2"]', '"line 9"]').replace('[then]', '[then]\nround = "two"'))
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, text))
+    assert [(p.field, p.line) for p in err.value.problems] == [
+        ("when[1]", 4), ("given.factories.1.sun", 10), ("given.p1.scroe", 13), ("then.round", 16)]
+    assert str(err.value).count("\n") == 3
+
+
+def test_a_duplicate_clause_id_points_at_the_duplicate(tmp_path: Path) -> None:
+    text = GOOD.replace('clauses = ["duel.acquire.sun.take-colour"]',
+                        'clauses = [\n  "duel.acquire.sun.take-colour",\n  "duel.acquire.sun.small-leftovers",\n'
+                        '  "duel.acquire.sun.take-colour",\n]')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, text))
+    assert (err.value.field, err.value.line) == ("clauses[2]", 6)
+    assert "duplicate clause id 'duel.acquire.sun.take-colour' (already clauses[0])" in err.value.message
+
+
+def test_a_list_entry_error_points_at_its_own_line(tmp_path: Path) -> None:
+    text = GOOD.replace('when = ["sun 1 red", "line 2"]', 'when = [\n  "sun 1 red",  # a pick\n  { do = "line 9" },\n]')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, text))
+    assert (err.value.field, err.value.line) == ("when[1]", 6)
+
+
+def test_description_is_required_and_says_so(tmp_path: Path) -> None:
+    err = _error(tmp_path, 'description = "a sun pick"\n', "")
+    assert err.field == "description" and "required key is missing" in err.message
+
+
+# --- every reading the model runs can be chosen -------------------------------------------------
+
+def _readings():  # type: ignore[no-untyped-def]
+    from model.ruleset import IMPLEMENTED
+    from spec import default_catalogue
+
+    points = {i.id: i.names for i in default_catalogue().interpretations} | IMPLEMENTED
+    return [(interp_id, alt) for interp_id, names in sorted(points.items()) for alt in names]
+
+
+@pytest.mark.parametrize(("interp_id", "alt"), _readings())
+def test_every_interpretation_alternative_is_selectable(tmp_path: Path, interp_id: str, alt: str) -> None:
+    from harness.scenarios.position import build_game
+
+    text = GOOD.replace("clauses = [", f'interpretations = {{ "{interp_id}" = "{alt}" }}\nclauses = [')
+    game, _ = build_game(load_scenario(_write(tmp_path, text)))
+    assert game.rules.choices[interp_id] == alt
+
+
+def test_every_tablet_side_is_selectable(tmp_path: Path) -> None:
+    from harness.scenarios.position import build_game
+    from harness.scenarios.readings import tablet_sides
+
+    pairs = list(zip(tablet_sides()[::2], tablet_sides()[1::2], strict=True))
+    for pick in ([a for a, _ in pairs], [b for _, b in pairs]):
+        names = ", ".join(f'"{t}"' for t in pick)
+        game, _ = build_game(load_scenario(_write(tmp_path, GOOD.replace("clauses = [", f"tablets = [{names}]\nclauses = ["))))
+        assert game.rules.tablets == tuple(pick)
+    err = _error(tmp_path, "clauses = [", 'tablets = ["rows-complete", "colums-complete", "diagonals"]\nclauses = [')
+    assert err.field == "tablets[1]" and "did you mean 'columns-complete'?" in err.message
+
+
+def test_unknown_interpretation_in_a_file_suggests_the_nearest(tmp_path: Path) -> None:
+    err = _error(tmp_path, "clauses = [", 'interpretations = { "duel.score.strat" = "zero" }\nclauses = [')
+    assert "did you mean 'duel.score.start'?" in err.message
+
+
+def test_cli_flips_an_interpretation_without_editing_the_file(tmp_path: Path) -> None:
+    text = ('id = "t.start"\ndescription = "x"\nclauses = ["duel.setup.opening-plates"]\n'
+            '[chance]\nscope = "game"\n[then]\nscores = [5, 5]\n')
+    path = _write(tmp_path, text)
+    assert _cli("scenario", str(path)).returncode == 0
+    flipped = _cli("scenario", "--interpretation", "duel.score.start=zero", str(path))
+    assert flipped.returncode == 1 and "then.scores: expected [5, 5], got [0, 0]" in flipped.stdout
+    assert "under duel.score.start=zero (command line)" in flipped.stdout
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ("duel.score.strat=zero", "unknown interpretation point 'duel.score.strat' (did you mean 'duel.score.start'?)"),
+    ("duel.score.start=zeroo", "duel.score.start has no alternative 'zeroo' (did you mean 'zero'?)"),
+    ("duel.score.start", "expected INTERPRETATION=ALTERNATIVE"),
+])
+def test_cli_bad_interpretation_is_one_line_with_a_suggestion(tmp_path: Path, option: str, message: str) -> None:
+    run = _cli("scenario", "--interpretation", option, str(_write(tmp_path, GOOD)))
+    assert run.returncode == 2 and message in run.stderr
+    assert run.stderr.strip().count("\n") == 0 and "Traceback" not in run.stderr
+
+
+# --- pytest collects scenario files wherever they are, when named --------------------------------
+
+def test_pytest_collects_scenarios_named_outside_fixtures(tmp_path: Path) -> None:
+    folder = tmp_path / "my-scenarios"
+    folder.mkdir()
+    (folder / "pick.toml").write_text(GOOD)
+    (folder / "failing.toml").write_text(GOOD.replace('"t.good"', '"t.failing"').replace('"RR"]', '"R"]'))
+    (folder / "pyproject.toml").write_text('[project]\nname = "x"\nid = "not-a-scenario"\n')
+    (folder / "chapter.toml").write_text('[[clause]]\nid = "duel.x"\n[given]\n')
+    import harness
+
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--clause-json", ""]
+    env = {**os.environ, "PYTHONPATH": str(Path(harness.__file__).parents[1])}   # this checkout's plugin
+    run = subprocess.run([*args, str(folder)], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert "1 failed, 1 passed" in run.stdout, run.stdout
+    assert "then.p1.lines" in run.stdout
+    single = subprocess.run([*args, str(folder / "pick.toml")], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert "1 passed" in single.stdout, single.stdout
