@@ -24,7 +24,8 @@ def new_game(seed: int = 0, ruleset: Ruleset | None = None, chance: Chance | Non
     state = GameState()
     game = Game(state, ruleset, chance)
     events: list[Event] = []
-    for clause in ("duel.component.tiles", "duel.component.factories", "duel.component.plates",
+    for clause in ("duel.component.players", "duel.component.tiles", "duel.component.factories",
+                   "duel.component.plates",
                    "duel.component.bonus-chips", "duel.component.dome", "duel.component.player-board",
                    "duel.component.tokens", "duel.component.tower", "duel.component.tablets",
                    "duel.setup.tablets"):

@@ -199,7 +199,7 @@ def test_document_section_table_is_checked(spec_copy: Path) -> None:
 @pytest.mark.parametrize(("old", "new", "field", "message"), [
     ('at = "game-setup/s4"', 'at = "game-setup/4"', "exclude[1].at", "malformed sentence locator"),
     ('at = "credits"', 'at = "credit"', "exclude[5].at", "has no section 'credit'"),
-    ('doc = "summary-de"\nat = "front-matter"', 'doc = "classic-guide"\nat = "front-matter"', "exclude[12].doc",
+    ('doc = "summary-de"\nat = "front-matter"', 'doc = "classic-guide"\nat = "front-matter"', "exclude[11].doc",
      "not a sentence-traced document"),
     ('fp = "ecf4640c"', 'fp = "nothex!!"', "exclude[1].fp", "malformed fingerprint"),
     ('reason = "Closing remark', 'reasons = "Closing remark', "exclude[2].reasons", "unknown field"),

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from harness.errors import UserError
+from model.game import new_game
 from spec import load_catalogue
 from spec.sentences import SplitError, fingerprint, split_document
 from spec.trace import Finding, TraceReport, default_documents_dir, split_catalogue_documents, trace
@@ -251,3 +252,13 @@ def test_fingerprint_normalises_whitespace_case_and_list_markers() -> None:
     assert fingerprint("A  rule.") == fingerprint("a rule.") == fingerprint("• A rule.") == fingerprint("1. a rule.")
     assert fingerprint("A rule.") != fingerprint("A rules.")
     assert len(fingerprint("x")) == 8
+
+
+# --- clauses the trace brought in -----------------------------------------------------------------
+
+@pytest.mark.clause("duel.component.players")
+def test_a_game_has_exactly_two_players() -> None:
+    game = new_game(seed=3)
+    assert len(game.state.players) == 2
+    starters = {new_game(seed=s).state.starter for s in range(12)}
+    assert starters == {0, 1}
