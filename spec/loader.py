@@ -264,6 +264,45 @@ def _load_source(
     return Source(doc=doc.id, at=s["at"], fp=s["fp"])
 
 
+PROSE_LOCATOR = re.compile(r"\b([a-z0-9]+(?:-[a-z0-9]+)*)/s([1-9][0-9]*)(?:-s([1-9][0-9]*))?\b")
+
+
+def _prose_fields(raw: dict[str, Any]) -> list[tuple[str, str]]:
+    """The free texts of a clause that may mention sentence locators, with their field names."""
+    out = [(f, raw[f]) for f in ("note", "assumption", "text") if isinstance(raw.get(f), str)]
+    for k, i in enumerate(raw.get("interpretations", [])):
+        if not isinstance(i, dict):
+            continue
+        for f in ("question", "reason"):
+            if isinstance(i.get(f), str):
+                out.append((f"interpretations[{k}].{f}", i[f]))
+        for n, a in enumerate(i.get("alternatives", []) if isinstance(i.get("alternatives"), list) else []):
+            if isinstance(a, dict) and isinstance(a.get("support"), str):
+                out.append((f"interpretations[{k}].alternatives[{n}].support", a["support"]))
+    return out
+
+
+def _check_prose_locators(
+    prose: str, docs: dict[str, Document], *, file: str, clause: str, field: str, line: int | None,
+    problems: list[SpecError],
+) -> bool:
+    """A locator mentioned in a note or support text (`end-of-phase-1/s4`, `scoring/s4-s6`) must exist
+    in some sentence-traced document."""
+    ok = True
+    for m in PROSE_LOCATOR.finditer(prose):
+        slug, first, last = m[1], int(m[2]), int(m[3] or m[2])
+        counts = [s.sentences for d in docs.values() for s in d.sections if s.id == slug]
+        if not counts:
+            problems.append(SpecError(file, f"mentions {m[0]!r}, but no document has a section {slug!r}",
+                                      clause=clause, field=field, line=line))
+            ok = False
+        elif max(first, last) > max(counts) or last < first:
+            problems.append(SpecError(file, f"mentions {m[0]!r}, but section {slug!r} has {max(counts)} sentences",
+                                      clause=clause, field=field, line=line))
+            ok = False
+    return ok
+
+
 def _load_exclusions(path: Path, docs: dict[str, Document], problems: list[SpecError]) -> tuple[Exclusion, ...]:
     """Sentences and sections that state no rule, each with a reason (optional file)."""
     if not path.exists():
@@ -459,6 +498,11 @@ def _load_chapter(
                    for k, i in enumerate(raw.get("interpretations", []))]
         if any(i is None for i in interps):
             ok = False
+        for field, prose in _prose_fields(raw):
+            if not _check_prose_locators(prose, documents, file=file, clause=cid, field=field,
+                                         line=ft.line_of_field(line, field.rsplit(".", 1)[-1]),
+                                         problems=problems):
+                ok = False
         if ok:
             clauses.append(Clause(
                 id=cid, revision=raw["revision"], title=raw["title"].strip(), kind=raw["kind"],

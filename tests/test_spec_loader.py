@@ -209,3 +209,18 @@ def test_malformed_exclusion(spec_copy: Path, old: str, new: str, field: str, me
     err = _only_error(spec_copy)
     assert err.file.endswith("trace-exclusions.toml") and err.line is not None
     assert err.field == field and message in err.message, str(err)
+
+
+@pytest.mark.parametrize(("new", "message"), [
+    ("end-of-phase-one/s4", "no document has a section 'end-of-phase-one'"),
+    ("end-of-phase-1/s8", "section 'end-of-phase-1' has 7 sentences"),
+    ("end-of-phase-1/s4-s9", "section 'end-of-phase-1' has 7 sentences"),
+])
+def test_locators_in_notes_and_support_texts_must_exist(spec_copy: Path, new: str, message: str) -> None:
+    f = spec_copy / "azul_duel" / "05-end-of-acquisition.toml"
+    text = f.read_text()
+    old = "close-the-acquisition-phase/s4, end-of-phase-1/s4)"
+    assert old in text
+    f.write_text(text.replace(old, f"close-the-acquisition-phase/s4, {new})"))
+    err = _only_error(spec_copy)
+    assert (err.clause, err.field) == ("duel.acquire.pass", "note") and message in err.message, str(err)
