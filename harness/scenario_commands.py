@@ -78,7 +78,9 @@ def show_command(path: Path, steps: bool, export_after: int | None, readings: tu
     if export_after is not None:
         _export(scenario, game, export_after)
         return
-    click.echo(f"{scenario.id}: given" + _stopped(game))
+    click.echo(scenario.id)
+    click.echo(scenario.description.strip())
+    click.echo("\ngiven" + _stopped(game))
     click.echo(render_text(game))
     if not steps:
         return

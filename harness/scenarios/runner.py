@@ -189,23 +189,32 @@ def check_then(game: Game, events: list[Event], then: dict[str, Any], prefix: st
     return diffs
 
 
-def _invariant_diffs(before, game: Game, step_events: list[Event], n: int, field: str) -> list[str]:
+def _invariant_diffs(before, game: Game, step_events: list[Event], n: int, field: str, action) -> list[str]:
+    import inspect
+
     from properties.steps import check_step
 
     out = _state_invariant_diffs(game, field)
-    out += [f"{field}: invariant {name} broken: {msg}" for name, msg in check_step(before, game, step_events, n, 1)]
+    extra = {"action": action} if "action" in inspect.signature(check_step).parameters else {}
+    out += [f"{field}: invariant {name} broken: {msg}"
+            for name, msg in check_step(before, game, step_events, n, 1, **extra)]
     return out
 
 
+# Invariants that describe a position between turns, not one where a phase has just ended: at a
+# stop nobody is to act (`progress`), and Preparation may already count the next round while the
+# phase still reads `preparation` (`plates-per-round`).
+NOT_AT_A_STOP = ("progress", "plates-per-round")
+
+
 def _state_invariant_diffs(game: Game, field: str, *, physical_only: bool = False) -> list[str]:
-    """Invariants of one position. A stopped game sits between two phases, where nobody is to act:
-    the `progress` invariant does not apply there."""
+    """The invariants that apply to one position (see NOT_AT_A_STOP for a stopped game)."""
     from properties.invariants import violations
 
     stopped = getattr(game, "stopped", None) is not None
     return [f"{field}: invariant {inv.name} broken: {msg} [{inv.clauses[0]}]"
             for inv, msg in violations(game, physical_only=physical_only)
-            if not (stopped and inv.name == "progress")]
+            if not (stopped and inv.name in NOT_AT_A_STOP)]
 
 
 def _stop_diffs(scenario: Scenario, game: Game, unplayed: int) -> list[str]:
@@ -270,13 +279,10 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
                 aborted = True
                 break
             except PhaseEnded as stop:
-                events.extend(stop.events)
-                if watch:
-                    note(_state_invariant_diffs(game, step.field))
-            else:
-                events.extend(step_events)
-                if watch:
-                    note(_invariant_diffs(before, game, step_events, ran + 1, step.field))
+                step_events = stop.events
+            events.extend(step_events)
+            if watch:
+                note(_invariant_diffs(before, game, step_events, ran + 1, step.field, action))
         ran += 1
         if step.then:
             diffs.extend(check_then(game, events, step.then, f"{step.field}.then"))
