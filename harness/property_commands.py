@@ -16,6 +16,7 @@ from rich.table import Table
 from harness.errors import UserError
 from model.errors import RulesetError
 from model.ruleset import Ruleset, parse_override
+from properties.watchdog import DEFAULT_GAME_SECONDS, DEFAULT_MEMORY_LIMIT, MEMORY_ENV
 
 
 def _overrides(items: tuple[str, ...]) -> dict[str, str]:
@@ -36,27 +37,49 @@ def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def _limit_memory(setting: str | None) -> None:
+    """Cap this process (and the workers it starts) at the configured address space."""
+    from properties.watchdog import limit_memory, memory_limit_setting
+
+    try:
+        limit_memory(memory_limit_setting(setting))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
 @click.command("simulate")
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
 @click.option("--interpretation", "interps", multiple=True, metavar="ID=ALT", help="Override an interpretation point.")
-@click.option("--policy", type=click.Choice(["uniform", "careful"]), default="uniform", show_default=True,
-              help="uniform: any legal action; careful: place tiles where fewest break (realistic scores).")
+@click.option("--policy", type=click.Choice(["greedy", "uniform", "careful"]), default="greedy", show_default=True,
+              help="greedy: completes lines, avoids Broken tiles (real scores for the scoring oracle); "
+                   "uniform: any legal action (widest coverage); careful: uniform, but tiles go where fewest break.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
               show_default=True, help="Where failing games are written as scenarios.")
+@click.option("--game-seconds", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_GAME_SECONDS,
+              show_default=True, help="Time budget of one game; past it the game fails as a livelock.")
+@click.option("--budget", "budget_seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Time budget of the whole run (seconds); games not started by then count as failed.")
+@click.option("--memory-limit", default=None, metavar="SIZE",
+              help=f"Address-space cap of this run and its workers (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
 def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str, ...], policy: str,
-                     out: Path) -> None:
+                     out: Path, game_seconds: float, budget_seconds: float | None, memory_limit: str | None) -> None:
     """Random legal games checked at every step, with statistics for designers."""
     from properties.simulate import run_campaign, write_failure
 
     overrides = _overrides(interps)
+    _limit_memory(memory_limit)
     console = Console()
     with _progress(console) as progress:
         task = progress.add_task("simulating", total=games)
         report = run_campaign(games, seed, overrides, jobs=jobs or default_jobs(),
-                              progress=lambda n: progress.advance(task, n), policy=policy)
+                              progress=lambda n: progress.advance(task, n), policy=policy,
+                              game_seconds=game_seconds, budget_seconds=budget_seconds)
     gs = report.games
+    if not gs:
+        console.print(f"[red]FAIL[/red] the time budget of {budget_seconds:g} s ran out before any game ended")
+        raise SystemExit(1)
     finished = [g for g in gs if g.failure is None]
     scores = [s for g in finished for s in g.scores]
     table = Table(title=f"{games} games, seed {seed}, policy {policy}" + (f", {overrides}" if overrides else ""))
@@ -88,12 +111,14 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
     console.print(table)
     failures = report.failures
     for g in failures:
-        path = write_failure(g, overrides, out, policy)
-        name, msg = g.failure or ("", "")
-        console.print(f"[red]FAIL[/red] seed {g.seed}: " + escape(f"{name}: {msg}\n     replay: azul-rules scenario {path}"),
-                      highlight=False)
-    console.print(f"{len(gs) - len(failures)} passed, {len(failures)} failed")
-    if failures:
+        problem = g.broken(overrides, out, policy)
+        console.print("[red]FAIL[/red] " + escape(str(problem)), highlight=False)
+    unplayed = report.unplayed
+    if unplayed:
+        console.print(f"[red]FAIL[/red] the time budget of {budget_seconds:g} s ran out: {unplayed} game(s) "
+                      f"not played (seeds {seed + games - unplayed}..{seed + games - 1} or a subset)")
+    console.print(f"{len(gs) - len(failures)} passed, {len(failures) + unplayed} failed")
+    if failures or unplayed:
         raise SystemExit(1)
 
 
@@ -108,16 +133,22 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
 @click.option("--shrink", is_flag=True,
               help="For each row that breaks an invariant, let Hypothesis find and shrink a short "
                    "counterexample (minutes per row).")
+@click.option("--game-seconds", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_GAME_SECONDS,
+              show_default=True, help="Time budget of one game; past it the game fails as a livelock.")
+@click.option("--memory-limit", default=None, metavar="SIZE",
+              help=f"Address-space cap (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
 def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, json_path: Path | None,
-                            shrink: bool) -> None:
+                            shrink: bool, game_seconds: float, memory_limit: str | None) -> None:
     """Run every invariant under every alternative; print the matrix with counterexamples."""
     from properties.matrix import COLUMNS, matrix_rows, run_matrix
 
+    _limit_memory(memory_limit)
     console = Console()
     rows = matrix_rows()
     with _progress(console) as progress:
         task = progress.add_task("interpretations", total=games * len(rows))
-        result = run_matrix(games, seed, jobs or default_jobs(), out, lambda n: progress.advance(task, n))
+        result = run_matrix(games, seed, jobs or default_jobs(), out, lambda n: progress.advance(task, n),
+                            game_seconds=game_seconds)
     table = Table(title=f"{len(COLUMNS)} invariants under every interpretation ({games} games per row)")
     table.add_column("alternative (others at their defaults)", overflow="fold")
     table.add_column("decided", justify="right")

@@ -27,10 +27,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("azul-rules")
     group.addoption("--clause-json", default=os.environ.get("AZUL_CLAUSE_JSON", str(DEFAULT_JSON)),
                     help="where to write per-test clause tracking (JSON); '' to disable")
+    group.addoption("--memory-limit", default=None, metavar="SIZE",
+                    help="address-space cap of the test session, e.g. 4GiB (default $AZUL_RULES_MEMORY_LIMIT "
+                         "or 4GiB; 0 = off): a runaway fails with MemoryError instead of eating the machine")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "clause(*ids): the rulebook clause ids this test asserts")
+    # Watchdogs (docs/design.md): memory here; time per test and per session by pytest-timeout
+    # (`timeout` and `session_timeout` in pyproject.toml); scenario files load in runtest, not at
+    # collection, so model code never runs outside a timed test.
+    from properties.watchdog import limit_memory, memory_limit_setting
+
+    try:
+        limit_memory(memory_limit_setting(config.getoption("--memory-limit")))
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def split_pin(declared: str) -> tuple[str, int | None]:
@@ -59,6 +71,24 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if bad:
         lines = "\n".join(f"  {nodeid}: {msg}" for nodeid, msg in sorted(set(bad)))
         raise pytest.UsageError(f"clause markers that spec/ cannot honour:\n{lines}")
+
+
+def test_timeout(item: pytest.Item) -> float | None:
+    """The item's pytest-timeout budget in seconds (marker, --timeout, env or ini), or None."""
+    try:
+        from pytest_timeout import _get_item_settings
+
+        return _get_item_settings(item).timeout or None
+    except (ImportError, AttributeError, ValueError):
+        return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # Game code guarded by a watchdog ends the test at its budget even inside Hypothesis, which
+    # otherwise takes pytest-timeout's failure as a bug to shrink and replays for minutes.
+    from properties.watchdog import set_test_deadline
+
+    set_test_deadline(test_timeout(item))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -100,9 +130,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
     entry = results.setdefault(item.nodeid, {"outcome": "passed"})
     entry["declared"] = list(declared_clauses(item))
     entry["fired"] = item.stash.get(_FIRED, {})
-    scenario = getattr(item, "scenario", None)
-    if scenario is not None:
-        entry["scenario"] = {"id": scenario.id, "file": scenario.file}
+    if isinstance(item, ScenarioItem):
+        entry["scenario"] = {"id": item.scenario_id, "file": str(item.path)}
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -124,34 +153,59 @@ class ScenarioFailure(Exception):
 
 
 class ScenarioItem(pytest.Item):
-    def __init__(self, *, scenario, **kwargs) -> None:
+    """One scenario file. Collection only peeks at its id and clauses; loading it (which builds
+    the position, i.e. runs model code) happens in `runtest`, under the per-test timeout, so a model
+    that hangs fails this test instead of hanging collection."""
+
+    def __init__(self, *, scenario_id: str, clauses: tuple[str, ...], **kwargs) -> None:
         super().__init__(**kwargs)
-        self.scenario = scenario
-        for cid in scenario.clauses:
+        self.scenario_id = scenario_id
+        self.scenario = None
+        for cid in clauses:
             self.add_marker(pytest.mark.clause(cid))
 
     def runtest(self) -> None:
-        from harness.scenarios import run_scenario
+        from harness.scenarios import load_scenario, run_scenario
 
+        self.scenario = load_scenario(self.path)
         result = run_scenario(self.scenario)
         if not result.passed:
             raise ScenarioFailure("\n".join(result.diffs))
 
     def repr_failure(self, excinfo, style=None):  # type: ignore[override]
+        from harness.scenarios.loader import ScenarioError
+
         if isinstance(excinfo.value, ScenarioFailure):
-            return f"scenario {self.scenario.id} ({self.scenario.file}):\n{excinfo.value}"
+            return f"scenario {self.scenario_id} ({self.path}):\n{excinfo.value}"
+        if isinstance(excinfo.value, ScenarioError):
+            return f"scenario file {self.path} does not load:\n{excinfo.value}"
         return super().repr_failure(excinfo)
 
     def reportinfo(self):  # type: ignore[override]
-        return self.path, 0, f"scenario {self.scenario.id}"
+        return self.path, 0, f"scenario {self.scenario_id}"
+
+
+def peek_scenario(path: Path) -> tuple[str, tuple[str, ...]]:
+    """A scenario file's id and declared clauses, read without loading it (no model code runs).
+    Unreadable files get their file name as id; unknown clause ids are left to `load_scenario`,
+    which reports them, one line naming file and field, when the test runs."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return path.stem, ()
+    sid = data.get("id")
+    clauses = data.get("clauses")
+    catalogue = default_catalogue()
+    known = tuple(c for c in clauses if isinstance(c, str) and c in catalogue) if isinstance(clauses, list) else ()
+    return (sid if isinstance(sid, str) and sid else path.stem), known
 
 
 class ScenarioFile(pytest.File):
     def collect(self):
-        from harness.scenarios import load_scenario
-
-        scenario = load_scenario(self.path)
-        yield ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario)
+        scenario_id, clauses = peek_scenario(self.path)
+        yield ScenarioItem.from_parent(self, name=scenario_id, scenario_id=scenario_id, clauses=clauses)
 
 
 def _named_on_command_line(config: pytest.Config) -> tuple[set[Path], list[Path]]:

@@ -3,22 +3,28 @@ invariant runs after every step, and a failure is written as a replayable scenar
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
+from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from model import Ruleset, new_game
 from model.engine import Game
+from model.errors import RuleLoopError
 from properties.chance import HypothesisChance, RecordingChance
 from properties.counterexample import DEFAULT_DIR, scenario_text, write_counterexample
+from properties.failure import InvariantBroken
 from properties.invariants import violations
 from properties.steps import check_step, invariant_clauses
+from properties.watchdog import GameWatchdog, Livelock, StepCounter, max_game_steps
 
+MACHINE_GAME_SECONDS = 20.0
 
-class InvariantBroken(AssertionError):
-    pass
+__all__ = ["DuelMachine", "InvariantBroken", "machine_for"]
 
 
 class DuelMachine(RuleBasedStateMachine):
@@ -26,6 +32,7 @@ class DuelMachine(RuleBasedStateMachine):
 
     overrides: ClassVar[dict[str, str]] = {}
     counterexample_dir: ClassVar[Path] = DEFAULT_DIR
+    game_seconds: ClassVar[float] = MACHINE_GAME_SECONDS     # per example (one game, ~300 steps)
 
     def __init__(self) -> None:
         super().__init__()
@@ -33,12 +40,42 @@ class DuelMachine(RuleBasedStateMachine):
         self.chance: HypothesisChance | None = None
         self.recorder: RecordingChance | None = None
         self.actions: list[str] = []
+        self.watchdog: GameWatchdog | None = None
+        self.step = StepCounter()
 
     @initialize(data=st.data())
     def setup(self, data: Any) -> None:
         self.chance = HypothesisChance(data)
         self.recorder = RecordingChance(self.chance)
-        self.game = new_game(ruleset=Ruleset.build(self.overrides), chance=self.recorder)
+        rules = Ruleset.build(self.overrides)
+        self.watchdog = GameWatchdog(max_game_steps(rules), self.game_seconds)
+        with self._watched(None):
+            self.game = new_game(ruleset=rules, chance=self.recorder)
+
+    @contextmanager
+    def _watched(self, game: Game | None) -> Iterator[None]:
+        """Run game code under the step and time watchdog; a livelock, a rule loop past its bound
+        or a crash is reported like a broken invariant (with its counterexample)."""
+        assert self.watchdog is not None
+        try:
+            with self.watchdog.guard(game, self.step):
+                yield
+        except InvariantBroken:
+            raise
+        except Livelock as exc:
+            self._fail_on([("livelock", str(exc))], phase=exc.phase)
+        except RuleLoopError as exc:
+            # Hypothesis drives chance adversarially (its simplest draw is the same tile every time),
+            # so it can make a chance-driven loop, such as the one-colour redraw, run past a bound a
+            # fair chance reaches with probability ~1e-12: reject the example. Simulation (fair
+            # chance) reports such loops as `rule-loop` failures; a loop that always runs past its
+            # bound rejects every example here, which Hypothesis reports too.
+            event(f"rejected: {exc.clause} loop past its bound under Hypothesis chance")
+            reject()
+        except Exception as exc:
+            if type(exc).__module__.startswith("hypothesis"):   # Hypothesis's own control flow
+                raise
+            self._fail_on([("model-error", f"{type(exc).__name__}: {exc}")])
 
     def _playable(self) -> bool:
         return self.game is not None and not self.game.is_over and bool(self.game.legal_actions())
@@ -48,11 +85,16 @@ class DuelMachine(RuleBasedStateMachine):
     def play(self, data: Any) -> None:
         assert self.game is not None and self.chance is not None
         self.chance.data = data
+        assert self.watchdog is not None
         action = data.draw(st.sampled_from(self.game.legal_actions()), label="action")
         before = self.game.state.copy()
-        events = self.game.apply(action)
         self.actions.append(str(action))
-        self._fail_on(check_step(before, self.game, events, len(self.actions), deep_every=10))
+        self.step.value = len(self.actions)
+        with self._watched(self.game):
+            self.watchdog.tick(self.game, len(self.actions) - 1)
+            events = self.game.apply(action)
+            problems = check_step(before, self.game, events, len(self.actions), deep_every=10, action=action)
+        self._fail_on(problems)
 
     @precondition(lambda self: self.game is not None and not self._playable())
     @rule()
@@ -62,24 +104,36 @@ class DuelMachine(RuleBasedStateMachine):
     @invariant()
     def state_invariants(self) -> None:
         if self.game is not None:
-            self._fail_on([(inv.name, msg) for inv, msg in violations(self.game)])
+            with self._watched(self.game):
+                problems = [(inv.name, msg) for inv, msg in violations(self.game)]
+            self._fail_on(problems)
 
-    def _fail_on(self, problems: list[tuple[str, str]]) -> None:
+    def _fail_on(self, problems: list[tuple[str, str]], *, phase: str | None = None,
+                 clauses: tuple[str, ...] | None = None) -> None:
         if not problems:
             return
         name, msg = problems[0]
         rec = self.recorder
         assert rec is not None
-        clauses = invariant_clauses(name)
+        if clauses is None:
+            clauses = WATCHDOG_CLAUSES.get(name) or invariant_clauses(name)
+        phase = phase or (self.game.state.phase if self.game is not None else "setup")
         alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(self.overrides.items())) or "defaults"
         text = scenario_text(
             scenario_id=f"counterexample.{name}.{alt}",
-            description=f"Hypothesis found: {name}: {msg}\n(after {len(self.actions)} actions)",
+            description=f"Hypothesis found: {name}: {msg}\n(after {len(self.actions)} actions, phase {phase})",
             clauses=clauses, overrides=self.overrides, actions=self.actions, tiles=rec.tiles,
             plates=rec.plates, chips=rec.chips, first=rec.first)
         path = write_counterexample(text, f"hypothesis-{name}-{alt}", self.counterexample_dir)
-        raise InvariantBroken(f"invariant {name} broken: {msg}\n"
-                              f"replay: azul-rules scenario {path}")
+        raise InvariantBroken(name, f"{msg} (phase {phase})", seed=None, step=len(self.actions), scenario=path,
+                              overrides=self.overrides)
+
+
+# Failures that are not invariants: the clauses their counterexample files name.
+WATCHDOG_CLAUSES: dict[str, tuple[str, ...]] = {
+    "livelock": ("duel.round.structure", "duel.end.after-round-5"),
+    "model-error": ("duel.round.structure",),
+}
 
 
 def machine_for(overrides: dict[str, str], directory: Path | None = None) -> type[DuelMachine]:

@@ -13,11 +13,14 @@ import attrs
 
 from model.ruleset import IMPLEMENTED
 from properties.invariants import INVARIANTS
-from properties.simulate import run_campaign, write_failure
+from properties.simulate import WATCHDOG_FAILURES, run_campaign, write_failure
 from properties.steps import STEP_INVARIANTS
+from properties.watchdog import DEFAULT_GAME_SECONDS
 from spec import default_catalogue
 
-COLUMNS: tuple[str, ...] = tuple(i.name for i in INVARIANTS) + tuple(i.name for i in STEP_INVARIANTS)
+# Invariants, then the watchdogs' failures (a game that never ends, a rule loop past its bound, a crash).
+COLUMNS: tuple[str, ...] = (tuple(i.name for i in INVARIANTS) + tuple(i.name for i in STEP_INVARIANTS)
+                            + tuple(WATCHDOG_FAILURES))
 
 # Combinations whose interplay a designer asks about (each alternative alone is always a row).
 COMBINATIONS: tuple[dict[str, str], ...] = (
@@ -53,10 +56,14 @@ def matrix_rows() -> list[tuple[str, dict[str, str]]]:
 
 
 def run_matrix(games: int, seed: int = 0, jobs: int = 1, out: Path | None = None,
-               progress: Callable[[int], None] | None = None) -> list[MatrixRow]:
+               progress: Callable[[int], None] | None = None,
+               game_seconds: float = DEFAULT_GAME_SECONDS) -> list[MatrixRow]:
+    """Each row is a campaign of `games` checked games; each game is watched (`game_seconds`, and
+    the step bound), so a row that livelocks shows `livelock` instead of hanging the matrix."""
     result = []
     for label, overrides in matrix_rows():
-        campaign = run_campaign(games, seed, overrides, jobs=jobs, deep_every=50, progress=progress)
+        campaign = run_campaign(games, seed, overrides, jobs=jobs, deep_every=50, progress=progress,
+                                game_seconds=game_seconds)
         broken: dict[str, str] = {}
         messages: dict[str, str] = {}
         for report in campaign.failures:
@@ -78,6 +85,7 @@ def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 2
 
     from hypothesis import HealthCheck, settings
 
+    from properties.failure import InvariantBroken
     from properties.machine import machine_for
 
     machine = machine_for(overrides, directory)
@@ -87,6 +95,8 @@ def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 2
     try:
         case().runTest()
     except BaseException as exc:        # InvariantBroken, or a group of them from Hypothesis
+        if isinstance(exc, InvariantBroken) and exc.scenario:
+            return exc.invariant, exc.scenario
         m = re.search(r"invariant (\S+) broken: .*?azul-rules scenario (\S+)", str(exc), re.S)
         if m:
             return m[1], m[2]

@@ -7,21 +7,33 @@ the same way, so any game can be replayed alone (and is written as a scenario fi
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from model import new_game
+from model import Ruleset, new_game
 from model.actions import Kind
 from model.clauses import RECORDER, recording
+from model.engine import Game
+from model.errors import RuleLoopError
 from properties.counterexample import scenario_text, write_counterexample
+from properties.failure import InvariantBroken
 from properties.invariants import violations
 from properties.policy import POLICIES
 from properties.steps import check_step
+from properties.watchdog import DEFAULT_GAME_SECONDS, GameWatchdog, Livelock, StepCounter, limit_memory, max_game_steps
+
+# Failures that are not invariants of properties/invariants.py or properties/steps.py.
+WATCHDOG_FAILURES: dict[str, tuple[str, ...]] = {
+    "livelock": ("duel.round.structure", "duel.end.after-round-5"),   # the game must end
+    "rule-loop": (),                                                  # the clause comes from the error
+    "model-error": (),
+}
 
 
 @attrs.define
@@ -41,90 +53,155 @@ class GameReport:
     alt_hits: Counter[tuple[str, str]]
     edge_hits: Counter[tuple[str, str]]
     actions_log: list[str]
+    phase: str = ""                           # where the failure happened
+    failure_clauses: tuple[str, ...] = ()     # for failures that are not invariants (rule-loop)
+
+    def broken(self, overrides: Mapping[str, str] | None = None, directory: Path | None = None,
+               policy: str = "uniform") -> InvariantBroken | None:
+        """The failure as an InvariantBroken naming invariant, seed, step and replay command (its
+        counterexample written to `directory`), or None when the game passed."""
+        if self.failure is None:
+            return None
+        path = write_failure(self, overrides or {}, directory, policy)
+        return InvariantBroken(self.failure[0], self.failure[1], seed=self.seed, step=self.failure_step,
+                               scenario=path, overrides=overrides, policy=policy)
+
+
+def assert_games_hold(seeds: Iterable[int], overrides: Mapping[str, str] | None = None, *,
+                      directory: Path | None = None, deep_every: int = 1, policy: str = "uniform") -> None:
+    """Play checked games; raise InvariantBroken for the first one that breaks (for tests)."""
+    for seed in seeds:
+        report = play_checked(seed, overrides, deep_every=deep_every, record=False, policy=policy)
+        problem = report.broken(overrides, directory, policy)
+        if problem is not None:
+            raise problem
 
 
 def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_every: int = 25,
-                 record: bool = True, max_steps: int = 5000, policy: str = "uniform") -> GameReport:
-    """One random legal game with every invariant checked after every step."""
+                 record: bool = True, max_steps: int | None = None, policy: str = "uniform",
+                 game_seconds: float = DEFAULT_GAME_SECONDS) -> GameReport:
+    """One random legal game with every invariant checked after every step. The game is watched:
+    past `max_steps` (default: the longest game the components allow) or `game_seconds` it fails
+    as `livelock` naming the phase; a rule loop past its bound fails as `rule-loop`."""
     ctx = recording() if record else None
     if ctx:
         ctx.__enter__()
     try:
-        game = new_game(seed=seed, overrides=dict(overrides or {}))
+        rules = Ruleset.build(dict(overrides or {}))
+        watchdog = GameWatchdog(max_steps if max_steps is not None else max_game_steps(rules), game_seconds)
+        counter = StepCounter()
+        game: Game | None = None
+        phase_hint = "setup"
+        log: list[str] = []
+        try:
+            with watchdog.guard(None, counter):
+                game = new_game(seed=seed, ruleset=rules)
+        except (Livelock, RuleLoopError, Exception) as exc:
+            failure, clauses = _watchdog_failure(exc, phase_hint)
+            return GameReport(seed=seed, rounds=0, actions=0, scores=(0, 0), winner=None, reason="unfinished",
+                              stalled=False, failure=failure, failure_step=0, branches=Counter(), draws=Counter(),
+                              clause_hits=Counter(RECORDER.clauses) if record else Counter(),
+                              alt_hits=Counter(RECORDER.alternatives) if record else Counter(),
+                              edge_hits=Counter(RECORDER.edges) if record else Counter(), actions_log=log,
+                              phase=phase_hint, failure_clauses=clauses)
         rng = random.Random(seed)
         choose = POLICIES[policy]
         branches: Counter[str] = Counter()
         draws: Counter[int] = Counter()
-        log: list[str] = []
-        failure = None
-        drawing = 0
-        for inv, msg in violations(game):
-            failure = (inv.name, msg)
-        step = 0
-        while failure is None and not game.is_over and step < max_steps:
-            actions = game.legal_actions()
-            if not actions:
-                failure = ("progress", f"stalled in round {game.state.round}")
-                break
-            action = choose(game, actions, rng)
-            before = game.state.copy()
-            events = game.apply(action)
-            step += 1
-            log.append(str(action))
-            if action.kind is Kind.DRAW_PLATE:
-                drawing += 1
-            elif drawing and action.kind is Kind.KEEP_PLATE:
-                draws[drawing] += 1
-                drawing = 0
-            if action.kind is Kind.PASS:
-                branches["forced pass"] += 1
-            for e in events:
-                if e.kind == "restock":
-                    branches["bag restocked from the Tower"] += 1
-                elif e.kind == "tiles-ran-out":
-                    branches["rare empty-bag round"] += 1
-                elif e.kind == "redraw":
-                    branches["large Factory redrawn (one colour)"] += 1
-                elif e.kind == "redraw-impossible":
-                    branches["one-colour redraw impossible"] += 1
-                elif e.kind == "bonus":
-                    if "pair" in e.detail:
-                        branches["chips spent as 2-matching"] += 1
-                    if "any-3" in e.detail:
-                        branches["chips spent as any-3"] += 1
-                elif e.kind == "broken" and e.clause == "duel.tiling.unplaceable":
-                    branches["unplaceable line broken"] += 1
-                elif e.kind == "reveal-chip" and e.clause == "duel.acquire.sun.reveal-monochrome":
-                    branches["chip revealed by four of a kind"] += 1
-            for name, msg in check_step(before, game, events, step, deep_every):
-                failure = (name, msg)
-                break
-            if failure is None:
-                for inv, msg in violations(game):
-                    failure = (inv.name, msg)
-                    break
-        if failure is None and not game.is_over:
-            failure = ("progress", f"no end after {max_steps} steps")
-        outcome = game.outcome()
+        failure: tuple[str, str] | None = None
+        failure_clauses: tuple[str, ...] = ()
+        try:
+            with watchdog.guard(game, counter):
+                failure = _play(game, rng, choose, watchdog, counter, log, branches, draws, deep_every)
+        except (Livelock, RuleLoopError, Exception) as exc:
+            failure, failure_clauses = _watchdog_failure(exc, game.state.phase)
+        outcome = game.outcome() if failure is None or failure[0] not in WATCHDOG_FAILURES else None
         if outcome and outcome.winner is not None and "tie" in outcome.reason:
             branches["tie broken by the Starting player tile"] += 1
         return GameReport(
             seed=seed, rounds=game.state.round, actions=len(log),
             scores=(game.state.players[0].score, game.state.players[1].score),
             winner=outcome.winner if outcome else None, reason=outcome.reason if outcome else "unfinished",
-            stalled=game.is_stalled, failure=failure, failure_step=len(log), branches=branches, draws=draws,
+            stalled=game.is_stalled if failure is None or failure[0] not in WATCHDOG_FAILURES else False,
+            failure=failure, failure_step=len(log), branches=branches, draws=draws,
             clause_hits=Counter(RECORDER.clauses) if record else Counter(),
             alt_hits=Counter(RECORDER.alternatives) if record else Counter(),
             edge_hits=Counter(RECORDER.edges) if record else Counter(), actions_log=log,
+            phase=game.state.phase, failure_clauses=failure_clauses,
         )
     finally:
         if ctx:
             ctx.__exit__(None, None, None)
 
 
-def _play_batch(args: tuple[list[int], dict[str, str], int, str]) -> list[GameReport]:
-    seeds, overrides, deep_every, policy = args
-    return [play_checked(s, overrides, deep_every=deep_every, policy=policy) for s in seeds]
+def _watchdog_failure(exc: BaseException, phase: str) -> tuple[tuple[str, str], tuple[str, ...]]:
+    """(failure, clauses) for a game that did not run to its end."""
+    if isinstance(exc, Livelock):
+        return ("livelock", str(exc)), WATCHDOG_FAILURES["livelock"]
+    if isinstance(exc, RuleLoopError):
+        return ("rule-loop", f"in phase {phase}: {exc}"), (exc.clause,)
+    return ("model-error", f"in phase {phase}: {type(exc).__name__}: {exc}"), ()
+
+
+def _play(game: Game, rng: random.Random, choose: Any, watchdog: GameWatchdog, counter: StepCounter,
+          log: list[str], branches: Counter[str], draws: Counter[int], deep_every: int) -> tuple[str, str] | None:
+    """Play `game` to its end; the first failure (invariant, message), or None."""
+    failure: tuple[str, str] | None = None
+    drawing = 0
+    for inv, msg in violations(game):
+        return (inv.name, msg)
+    step = 0
+    while failure is None and not game.is_over:
+        watchdog.tick(game, step)
+        actions = game.legal_actions()
+        if not actions:
+            failure = ("progress", f"stalled in round {game.state.round}")
+            break
+        action = choose(game, actions, rng)
+        before = game.state.copy()
+        log.append(str(action))
+        step += 1
+        counter.value = step             # the action being played, should it never return
+        events = game.apply(action)
+        if action.kind is Kind.DRAW_PLATE:
+            drawing += 1
+        elif drawing and action.kind is Kind.KEEP_PLATE:
+            draws[drawing] += 1
+            drawing = 0
+        if action.kind is Kind.PASS:
+            branches["forced pass"] += 1
+        for e in events:
+            if e.kind == "restock":
+                branches["bag restocked from the Tower"] += 1
+            elif e.kind == "tiles-ran-out":
+                branches["rare empty-bag round"] += 1
+            elif e.kind == "redraw":
+                branches["large Factory redrawn (one colour)"] += 1
+            elif e.kind == "redraw-impossible":
+                branches["one-colour redraw impossible"] += 1
+            elif e.kind == "bonus":
+                if "pair" in e.detail:
+                    branches["chips spent as 2-matching"] += 1
+                if "any-3" in e.detail:
+                    branches["chips spent as any-3"] += 1
+            elif e.kind == "broken" and e.clause == "duel.tiling.unplaceable":
+                branches["unplaceable line broken"] += 1
+            elif e.kind == "reveal-chip" and e.clause == "duel.acquire.sun.reveal-monochrome":
+                branches["chip revealed by four of a kind"] += 1
+        for name, msg in check_step(before, game, events, step, deep_every, action=action):
+            failure = (name, msg)
+            break
+        if failure is None:
+            for inv, msg in violations(game):
+                failure = (inv.name, msg)
+                break
+    return failure
+
+
+def _play_batch(args: tuple[list[int], dict[str, str], int, str, float]) -> list[GameReport]:
+    seeds, overrides, deep_every, policy, game_seconds = args
+    return [play_checked(s, overrides, deep_every=deep_every, policy=policy, game_seconds=game_seconds)
+            for s in seeds]
 
 
 @attrs.define
@@ -132,10 +209,16 @@ class CampaignReport:
     games: list[GameReport]
     overrides: dict[str, str]
     policy: str = "uniform"
+    unplayed: int = 0                 # games not started because the run's time budget ran out
+    budget_seconds: float | None = None
 
     @property
     def failures(self) -> list[GameReport]:
         return [g for g in self.games if g.failure is not None]
+
+    @property
+    def out_of_time(self) -> bool:
+        return self.unplayed > 0
 
     def totals(self, attr: str) -> Counter[Any]:
         out: Counter[Any] = Counter()
@@ -145,25 +228,42 @@ class CampaignReport:
 
 
 def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None = None, jobs: int = 1,
-                 deep_every: int = 25, progress: Any = None, policy: str = "uniform") -> CampaignReport:
+                 deep_every: int = 25, progress: Any = None, policy: str = "uniform",
+                 game_seconds: float = DEFAULT_GAME_SECONDS, budget_seconds: float | None = None) -> CampaignReport:
+    """`games` checked games from `seed` on. Each game has `game_seconds`; the whole run has
+    `budget_seconds` (None: no limit beyond the games' own): games not started when it runs out
+    are counted in `unplayed`. Worker processes run under the memory limit (limit_memory)."""
     seeds = list(range(seed, seed + games))
     overrides = dict(overrides or {})
     reports: list[GameReport] = []
+    deadline = time.monotonic() + budget_seconds if budget_seconds else None
+    unplayed = 0
     if jobs <= 1:
-        for s in seeds:
-            reports.append(play_checked(s, overrides, deep_every=deep_every, policy=policy))
+        for n, s in enumerate(seeds):
+            if deadline is not None and time.monotonic() > deadline:
+                unplayed = len(seeds) - n
+                break
+            reports.append(play_checked(s, overrides, deep_every=deep_every, policy=policy,
+                                        game_seconds=game_seconds))
             if progress:
                 progress(1)
     else:
         chunk = max(1, min(25, games // (jobs * 4) or 1))
-        batches = [(seeds[i:i + chunk], overrides, deep_every, policy) for i in range(0, len(seeds), chunk)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for batch in pool.map(_play_batch, batches):
-                reports.extend(batch)
+        batches = [(seeds[i:i + chunk], overrides, deep_every, policy, game_seconds)
+                   for i in range(0, len(seeds), chunk)]
+        with ProcessPoolExecutor(max_workers=jobs, initializer=limit_memory) as pool:
+            futures = [pool.submit(_play_batch, b) for b in batches]
+            for future, batch in zip(futures, batches):
+                if deadline is not None and time.monotonic() > deadline and not future.running() \
+                        and not future.done() and future.cancel():
+                    unplayed += len(batch[0])
+                    continue
+                done = future.result()
+                reports.extend(done)
                 if progress:
-                    progress(len(batch))
+                    progress(len(done))
     reports.sort(key=lambda r: r.seed)
-    return CampaignReport(reports, overrides, policy)
+    return CampaignReport(reports, overrides, policy, unplayed, budget_seconds)
 
 
 def write_failure(report: GameReport, overrides: Mapping[str, str], directory: Path | None = None,
@@ -172,10 +272,15 @@ def write_failure(report: GameReport, overrides: Mapping[str, str], directory: P
 
     assert report.failure is not None
     name, msg = report.failure
-    clauses = invariant_clauses(name)
+    if name in WATCHDOG_FAILURES:
+        clauses = report.failure_clauses or WATCHDOG_FAILURES[name] or ("duel.round.structure",)
+    else:
+        clauses = invariant_clauses(name)
     alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(overrides.items())) or "defaults"
+    where = f", phase {report.phase}" if report.phase else ""
     text = scenario_text(
         scenario_id=f"counterexample.{name}.{alt}.seed-{report.seed}",
-        description=f"simulate found: {name}: {msg}\n(seed {report.seed}, step {report.failure_step}, policy {policy})",
+        description=(f"simulate found: {name}: {msg}\n"
+                     f"(seed {report.seed}, step {report.failure_step}{where}, policy {policy})"),
         clauses=clauses, overrides=overrides, actions=report.actions_log, seed=report.seed)
     return write_counterexample(text, f"{name}-{alt}-seed-{report.seed}", directory)

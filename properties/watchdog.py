@@ -1,0 +1,250 @@
+"""Watchdogs: no game, campaign or test may run (or grow) without bound.
+
+- Steps: `max_game_steps(rules)` is the longest game the components allow (derived below, metadata
+  of the ruleset, not a number scattered around); a game that needs more is livelocked.
+- Time: `GameWatchdog` gives one game a wall-clock budget. It checks between steps and, on the main
+  thread, arms SIGALRM so a loop *inside* a step is interrupted too (`TimeBudgetExceeded`). It nests
+  under pytest-timeout's own SIGALRM: the earlier deadline wins and the outer timer is restored.
+- Memory: `limit_memory()` caps the address space (RLIMIT_AS), so a runaway raises MemoryError
+  instead of eating the machine. `AZUL_RULES_MEMORY_LIMIT` sets it ("4GiB", "512MiB", "0" = off).
+
+A tripped watchdog is reported by the caller as a failure named `livelock`, with the phase, the
+step and the actions so far written as a replayable scenario (properties/counterexample.py).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+from model.ruleset import Ruleset
+
+# --- steps -------------------------------------------------------------------------------------
+
+ROUNDS = 5
+PLAYERS = 2
+TOKENS_PER_PLAYER = 2
+LARGE_FACTORY_TILES = 5
+SMALL_FACTORY_TILES = 4
+SMALL_FACTORIES = 4
+DOME_LINES = 6
+
+
+def max_round_steps(rules: Ruleset) -> int:
+    """The most actions one round can take (a generous bound derived from the components).
+
+    Acquisition: every Factory tile leaves the sun side once (taken, or pushed to the moon side)
+    and the moon side once, and each pick is at most three actions (pick, stack order, line);
+    each revealed chip is one action; each plate token is at most a draw per plate in the pile,
+    a keep, a placement and a return per plate. A pass happens only when the player has nothing
+    else to do, so passes are at most the other actions plus one each. Dome-tiling asks each
+    player at most a Bonus-chip choice and a space choice per pattern line (plus a second space
+    choice for a line completed with chips).
+    """
+    plates = len(rules.tables.plates)
+    tiles = LARGE_FACTORY_TILES + SMALL_FACTORIES * SMALL_FACTORY_TILES
+    picks = 2 * tiles * 3
+    chips = SMALL_FACTORIES
+    tokens = PLAYERS * TOKENS_PER_PLAYER * (2 * plates + 2)
+    acquisition = picks + chips + tokens
+    passes = acquisition + PLAYERS
+    tiling = PLAYERS * DOME_LINES * 3
+    return acquisition + passes + tiling
+
+
+def max_game_steps(rules: Ruleset | None = None) -> int:
+    """The most actions a whole game can take: the two opening plate picks and five rounds."""
+    rules = rules or Ruleset.build()
+    return PLAYERS + ROUNDS * max_round_steps(rules)
+
+
+# --- time --------------------------------------------------------------------------------------
+
+DEFAULT_GAME_SECONDS = 60.0     # a checked game takes about 25 ms; 60 s is generous on a loaded machine
+
+
+class Livelock(RuntimeError):
+    """A game ran past its step or time budget. `phase` is where it was stuck."""
+
+    def __init__(self, what: str, phase: str, step: int, round_: int) -> None:
+        self.what = what
+        self.phase = phase
+        self.step = step
+        self.round = round_
+        super().__init__(f"stuck in phase {phase} (round {round_}) at step {step}: {what}")
+
+
+class TimeBudgetExceeded(BaseException):
+    """Raised by the SIGALRM handler inside whatever code was running. A BaseException, so model
+    code that catches Exception cannot swallow it; GameWatchdog turns it into a Livelock."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"no end within {seconds:g} s")
+
+
+class TestTimeExpired(BaseException):
+    """The running test's time budget (pytest-timeout's) is spent. A BaseException that Hypothesis
+    does not catch: pytest-timeout's own failure is an ordinary test failure to Hypothesis, which then
+    replays and shrinks for minutes; this one ends the test at once (see set_test_deadline)."""
+
+
+_TEST_DEADLINE: list[float] = []        # monotonic deadline of the running test, when one is set
+
+
+def set_test_deadline(seconds: float | None) -> None:
+    """Set (seconds > 0) or clear (None / 0) the deadline of the running test; game code guarded by
+    GameWatchdog past it raises TestTimeExpired. Set per test by the pytest plugin."""
+    _TEST_DEADLINE.clear()
+    if seconds:
+        _TEST_DEADLINE.append(time.monotonic() + seconds)
+
+
+def _test_time_left() -> float | None:
+    return _TEST_DEADLINE[0] - time.monotonic() if _TEST_DEADLINE else None
+
+
+def _check_test_deadline() -> None:
+    left = _test_time_left()
+    if left is not None and left <= 0:
+        from properties.failure import InvariantBroken
+
+        last = InvariantBroken.last
+        found = f"; the last failure found was:\n{last}" if last is not None else ""
+        raise TestTimeExpired(f"the test's time budget is spent (pytest-timeout){found}")
+
+
+def _on_main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def alarm(seconds: float) -> Iterator[None]:
+    """Raise TimeBudgetExceeded in this (main) thread after `seconds`. Off the main thread, or when
+    an outer SIGALRM timer (e.g. pytest-timeout) fires sooner, nothing is armed and the outer timer
+    keeps running; on exit the outer handler and its remaining time are restored."""
+    if seconds <= 0 or not _on_main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, 0)
+    if outer_delay and outer_delay <= seconds:
+        signal.setitimer(signal.ITIMER_REAL, outer_delay, outer_interval)
+        yield
+        return
+
+    def fire(signum: int, frame: FrameType | None) -> None:
+        raise TimeBudgetExceeded(seconds)
+
+    started = time.monotonic()
+    outer_handler = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, outer_handler)
+        if outer_delay:
+            left = outer_delay - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), outer_interval)
+
+
+class GameWatchdog:
+    """Step and time budget of one game. `guard(game)` wraps code that plays it; `tick(game, step)`
+    is called after each step. Both raise Livelock naming the phase the game is stuck in."""
+
+    def __init__(self, max_steps: int, seconds: float = DEFAULT_GAME_SECONDS) -> None:
+        self.max_steps = max_steps
+        self.seconds = seconds
+        self.started = time.monotonic()
+
+    def remaining(self) -> float:
+        return self.seconds - (time.monotonic() - self.started)
+
+    def tick(self, game: object, step: int) -> None:
+        if step >= self.max_steps:
+            raise _livelock(game, step, f"no end after {self.max_steps} steps (the longest game the "
+                                        f"components allow)")
+        if self.seconds > 0 and self.remaining() <= 0:
+            raise _livelock(game, step, f"no end within the time budget of {self.seconds:g} s")
+
+    @contextmanager
+    def guard(self, game: object, step: "StepCounter") -> Iterator[None]:
+        _check_test_deadline()
+        if self.seconds > 0 and self.remaining() <= 0:
+            raise _livelock(game, step.value, f"no end within the time budget of {self.seconds:g} s")
+        seconds = self.remaining() if self.seconds > 0 else 0
+        test_left = _test_time_left()
+        if test_left is not None:
+            seconds = min(seconds, test_left) if seconds else test_left
+        try:
+            with alarm(seconds):
+                yield
+        except TimeBudgetExceeded:
+            _check_test_deadline()
+            raise _livelock(game, step.value, f"no end within the time budget of {self.seconds:g} s "
+                                              f"(interrupted inside a step)") from None
+
+
+class StepCounter:
+    """The step number, shared with the guard so an interrupt reports where it happened."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+def _livelock(game: object, step: int, what: str) -> Livelock:
+    state = getattr(game, "state", None)
+    return Livelock(what, getattr(state, "phase", "?"), step, getattr(state, "round", 0))
+
+
+# --- memory ------------------------------------------------------------------------------------
+
+MEMORY_ENV = "AZUL_RULES_MEMORY_LIMIT"
+DEFAULT_MEMORY_LIMIT = "4GiB"
+_UNITS = {"": 1, "k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30,
+          "kb": 10**3, "mb": 10**6, "gb": 10**9}
+
+
+def parse_size(text: str) -> int:
+    """Bytes in '4GiB', '512MiB', '1000000' ('0', 'off' or 'none' = no limit, returned as 0)."""
+    t = text.strip().lower()
+    if t in ("", "0", "off", "none"):
+        return 0
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([a-z]*)", t)
+    if not m or m[2] not in _UNITS:
+        raise ValueError(f"{MEMORY_ENV}: cannot read {text!r} as a size (e.g. 4GiB, 512MiB, 0 = off)")
+    return int(float(m[1]) * _UNITS[m[2]])
+
+
+def memory_limit_setting(explicit: str | None = None) -> int:
+    """The configured limit in bytes: `explicit`, else $AZUL_RULES_MEMORY_LIMIT, else 4 GiB."""
+    return parse_size(explicit if explicit is not None else os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT))
+
+
+def limit_memory(limit: int | None = None) -> int | None:
+    """Cap this process's address space (children inherit it); never raises an existing lower cap.
+    Returns the cap in force, or None when there is none (or the platform has no RLIMIT_AS)."""
+    try:
+        import resource
+    except ImportError:                 # not POSIX
+        return None
+    if not hasattr(resource, "RLIMIT_AS"):
+        return None
+    limit = memory_limit_setting() if limit is None else limit
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if limit <= 0:
+        return None if soft == resource.RLIM_INFINITY else soft
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft == resource.RLIM_INFINITY or limit < soft:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        return limit
+    return soft
