@@ -82,7 +82,7 @@ def clause_panel(catalogue: Catalogue, clause_id: str) -> Panel:
         raise UserError(f"unknown clause id {clause_id!r} (try 'azul-rules spec list')")
     c = catalogue.clause(clause_id)
     lines = [f"[bold]{c.title}[/bold]  ({c.kind}, revision {c.revision}, {c.chapter})", "", c.text, ""]
-    lines += ["[bold]Sources[/bold]"] + [f"  - {catalogue.source_label(s)}" for s in c.sources]
+    lines += ["[bold]Sources[/bold]"] + [f"  - {line}" for line in catalogue.source_lines(c)]
     if c.note:
         lines += ["", f"[bold]Note[/bold]: {c.note}"]
     if c.assumption:

@@ -210,6 +210,23 @@ class Catalogue:
         title = section.title if section else source.section
         return f"{source.doc}, {title}, sentence {source.sentence} ({source.at})"
 
+    def source_lines(self, clause: Clause) -> list[str]:
+        """The clause's sources for reading, one line per document section:
+        `rulebook, End of Phase 1: s4, s5 (end-of-phase-1/...)` or `doc: place`."""
+        groups: dict[tuple[str, str | None], list[Source]] = {}
+        for s in clause.sources:
+            groups.setdefault((s.doc, s.section if s.at else s.place), []).append(s)
+        out: list[str] = []
+        for (doc_id, key), sources in groups.items():
+            if sources[0].at is None:
+                out.append(f"{doc_id}: {key}")
+                continue
+            section = self.document(doc_id).section(key or "")
+            title = section.title if section else key
+            numbers = ", ".join(f"s{s.sentence}" for s in sources)
+            out.append(f"{doc_id}, {title}: {numbers} ({key}/...)")
+        return out
+
     def by_chapter(self) -> dict[str, list[Clause]]:
         out: dict[str, list[Clause]] = {ch.name: [] for ch in self.chapters}
         for c in self.clauses:

@@ -262,3 +262,25 @@ def test_a_game_has_exactly_two_players() -> None:
     assert len(game.state.players) == 2
     starters = {new_game(seed=s).state.starter for s in range(12)}
     assert starters == {0, 1}
+
+
+# --- reading citations ----------------------------------------------------------------------------
+
+def test_show_groups_sentences_by_section() -> None:
+    catalogue = load_catalogue()
+    lines = catalogue.source_lines(catalogue.clause("duel.acquire.pass"))
+    assert lines == [
+        "rulebook, End of Phase 1: s4, s5 (end-of-phase-1/...)",
+        "guide, Close the acquisition phase: s4 (close-the-acquisition-phase/...)",
+    ]
+    result = CliRunner().invoke(cli, ["spec", "show", "duel.acquire.pass"])
+    assert result.exit_code == 0 and "End of Phase 1: s4, s5" in result.output
+
+
+@needs_documents
+def test_sentences_command_lists_locators_and_citing_clauses() -> None:
+    assert SEEDS is not None
+    result = CliRunner().invoke(cli, ["spec", "sentences", "rulebook", "end-of-phase-1", "--documents", str(SEEDS)])
+    assert result.exit_code == 0, result.output
+    assert "end-of-phase-1/s4  b883a9fa  [duel.acquire.pass" in result.output
+    assert "== rulebook:scoring" not in result.output
