@@ -6,7 +6,6 @@ when there is at least one, so nothing is ever half-loaded.
 
 from __future__ import annotations
 
-import os
 
 import re
 import tomllib
@@ -242,11 +241,6 @@ def _load_source(
             problems.append(SpecError(file, f"{doc.id} is cited by a 'where' text (a {doc.locator}), "
                                       "not by 'at'/'fp'", clause=clause, field=prefix + "where", line=line))
             return None
-        return Source(doc=doc.id, place=s["where"])
-    if "where" in s and "at" not in s and "fp" not in s and os.environ.get("AZUL_SPEC_LEGACY_WHERE", "1") == "1":
-        # TRANSITIONAL (lead engineer): accepted while the sources are being migrated to sentence
-        # locators, so the rest of the team can run tests meanwhile; `spec trace` reports these as
-        # uncited. Remove this branch once every clause cites sentences.
         return Source(doc=doc.id, place=s["where"])
     if "where" in s or "at" not in s or "fp" not in s:
         problems.append(SpecError(file, f"{doc.id} is cited sentence by sentence: "

@@ -167,10 +167,7 @@ def _source_error(spec_copy: Path, new: str) -> SpecError:
     ('{ doc = "reference-components", at = "scoring/s2", fp = "4b530196" }', "sources[0].where",
      "cited by a 'where' text"),
 ])
-def test_malformed_sentence_citation(
-    spec_copy: Path, new: str, field: str, message: str, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("AZUL_SPEC_LEGACY_WHERE", "0")
+def test_malformed_sentence_citation(spec_copy: Path, new: str, field: str, message: str) -> None:
     err = _source_error(spec_copy, new)
     assert err.field == field and message in err.message, str(err)
 
