@@ -28,7 +28,7 @@ def scenario_command(paths: tuple[Path, ...], as_json: bool, readings: tuple[str
     """Run scenario files or folders; exit non-zero on any failure."""
     console = Console()
     flips = _flips(readings)
-    results, errors = [], []
+    results, errors, unloadable = [], [], 0
     files = list(scenario_files(list(paths)))
     if not files:
         raise UserError("no scenario files (*.toml) found under " + ", ".join(map(str, paths)))
@@ -36,7 +36,8 @@ def scenario_command(paths: tuple[Path, ...], as_json: bool, readings: tuple[str
         try:
             results.append(run_scenario(with_readings(load_scenario(path), flips)))
         except ScenarioError as exc:
-            errors.append(str(exc))
+            errors.extend(str(p) for p in exc.problems)      # one line per problem
+            unloadable += 1
     if as_json:
         click.echo(json.dumps({"results": [r.to_json() for r in results], "errors": errors,
                                "interpretations": flips}, indent=2))
@@ -46,13 +47,13 @@ def scenario_command(paths: tuple[Path, ...], as_json: bool, readings: tuple[str
                           highlight=False, markup=False)
         for r in results:
             mark = "[green]PASS[/green]" if r.passed else "[red]FAIL[/red]"
-            console.print(f"{mark} {r.id}  [dim]{r.file}[/dim]", highlight=False)
+            console.print(f"{mark} {r.id}  [dim]{r.file}[/dim]", highlight=False, soft_wrap=True)
             for d in r.diffs:
-                console.print(f"     {d}", highlight=False, markup=False)
+                console.print(f"     {d}", highlight=False, markup=False, soft_wrap=True)
         for e in errors:
-            console.print(f"[red]ERROR[/red] {escape(e)}", highlight=False)
+            console.print(f"[red]ERROR[/red] {escape(e)}", highlight=False, soft_wrap=True)
         failed = sum(not r.passed for r in results)
-        console.print(f"{len(results) - failed} passed, {failed + len(errors)} failed")
+        console.print(f"{len(results) - failed} passed, {failed + unloadable} failed")
     if errors or any(not r.passed for r in results):
         raise SystemExit(1)
 

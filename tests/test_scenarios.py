@@ -333,6 +333,9 @@ def test_all_problems_of_a_file_are_reported_at_once(tmp_path: Path) -> None:
     assert [(p.field, p.line) for p in err.value.problems] == [
         ("when[1]", 4), ("given.factories.1.sun", 10), ("given.p1.scroe", 13), ("then.round", 16)]
     assert str(err.value).count("\n") == 3
+    run = _cli("scenario", str(tmp_path / "s.toml"))
+    assert run.returncode == 1 and run.stdout.count("ERROR ") == 4 and "0 passed, 1 failed" in run.stdout
+    assert "ERROR " + str(tmp_path / "s.toml") + ":16: field 'then.round'" in run.stdout      # one line each
 
 
 def test_a_duplicate_clause_id_points_at_the_duplicate(tmp_path: Path) -> None:

@@ -85,16 +85,16 @@ def _table(value: Any, allowed: set[str], field: str, problems: Problems) -> dic
 
 def _typed(value: Any, kind: type, field: str, problems: Problems, default: Any) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        problems.add(field, f"expected {'a list' if kind is list else kind.__name__}")
+        problems.add(field, "expected " + {list: "a list", dict: "a table", int: "an integer", str: "a string"}[kind])
         return default
     return value
 
 
-def _labels(value: Any, prefix: str, high: int, field: str, problems: Problems) -> None:
+def _labels(value: Any, prefix: str, high: int, field: str, problems: Problems, alternative: str = "") -> None:
     items = value if isinstance(value, list) else None
     if items is None or not all(isinstance(x, str) and re.fullmatch(prefix + r"\d\d", x)
                                 and 1 <= int(x[1:]) <= high for x in items):
-        problems.add(field, f"expected a list of {prefix}01-{prefix}{high:02d}")
+        problems.add(field, f"expected {alternative}a list of {prefix}01-{prefix}{high:02d}")
 
 
 def _check_then(then: dict[str, Any], field: str, problems: Problems) -> None:
@@ -107,7 +107,7 @@ def _check_then(then: dict[str, Any], field: str, problems: Problems) -> None:
             problems.add(f"{field}.{key}", "expected a count (an integer >= 0)")
     if "chip_supply" in then and not (isinstance(then["chip_supply"], int)
                                       and not isinstance(then["chip_supply"], bool)):
-        _labels(then["chip_supply"], "C", 20, f"{field}.chip_supply", problems)
+        _labels(then["chip_supply"], "C", 20, f"{field}.chip_supply", problems, "a count or ")
     for key in ("hand", "pile_bottom"):
         if key in then:
             _labels(then[key], "P", 18, f"{field}.{key}", problems)
