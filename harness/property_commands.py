@@ -112,7 +112,7 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
     failures = report.failures
     for g in failures:
         problem = g.broken(overrides, out, policy)
-        console.print("[red]FAIL[/red] " + escape(str(problem)), highlight=False)
+        console.print("[red]FAIL[/red] " + escape(str(problem)), highlight=False, soft_wrap=True)
     unplayed = report.unplayed
     if unplayed:
         console.print(f"[red]FAIL[/red] the time budget of {budget_seconds:g} s ran out: {unplayed} game(s) "
