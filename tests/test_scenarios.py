@@ -327,15 +327,17 @@ def test_unknown_stop_names_the_choices(tmp_path: Path) -> None:
 
 def test_all_problems_of_a_file_are_reported_at_once(tmp_path: Path) -> None:
     text = (GOOD.replace("score = 3", "scroe = 3").replace('sun = "RRBB"', 'sun = "RRBX"')
-            .replace('"line 2"]', '"line 9"]').replace('[then]', '[then]\nround = "two"'))
+            .replace('"line 2"]', '"line 9"]').replace('[then]', '[then]\nround = "two"')
+            .replace('starter = "P1"', 'starter = "P1"\np2 = { broken = "RRRRR" }'))
     with pytest.raises(ScenarioError) as err:
         load_scenario(_write(tmp_path, text))
     assert [(p.field, p.line) for p in err.value.problems] == [
-        ("when[1]", 4), ("given.factories.1.sun", 10), ("given.p1.scroe", 13), ("then.round", 16)]
-    assert str(err.value).count("\n") == 3
+        ("when[1]", 4), ("given.p2.broken", 8), ("given.factories.1.sun", 11), ("given.p1.scroe", 14),
+        ("then.round", 17)]
+    assert str(err.value).count("\n") == 4
     run = _cli("scenario", str(tmp_path / "s.toml"))
-    assert run.returncode == 1 and run.stdout.count("ERROR ") == 4 and "0 passed, 1 failed" in run.stdout
-    assert "ERROR " + str(tmp_path / "s.toml") + ":16: field 'then.round'" in run.stdout      # one line each
+    assert run.returncode == 1 and run.stdout.count("ERROR ") == 5 and "0 passed, 1 failed" in run.stdout
+    assert "ERROR " + str(tmp_path / "s.toml") + ":17: field 'then.round'" in run.stdout      # one line each
 
 
 def test_a_duplicate_clause_id_points_at_the_duplicate(tmp_path: Path) -> None:
