@@ -13,6 +13,7 @@ import attrs
 from model.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.engine import Game
 from model.state import SLOT_CELLS
+from properties.factories import chip_revealed_when_empty, moon_after_sun, supplies_never_negative
 
 
 @attrs.frozen
@@ -191,6 +192,12 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("chips-per-round", ("duel.acquire.chip.limit",), chips_per_round, physical=False),
     Invariant("plates-per-round", ("duel.acquire.plate.tokens-required",), plates_per_round, physical=False),
     Invariant("progress", ("duel.acquire.pass", "duel.acquire.end"), progress, physical=False),
+    Invariant("moon-after-sun", ("duel.invariant.factory-structure", "duel.acquire.sun.small-leftovers",
+                                 "duel.acquire.sun.large-leftovers"), moon_after_sun, physical=False),
+    Invariant("chip-revealed-when-empty", ("duel.acquire.chip.accessible", "duel.acquire.moon.reveal-chip",
+                                           "duel.acquire.sun.reveal-monochrome"), chip_revealed_when_empty,
+              physical=False),
+    Invariant("supplies-never-negative", ("duel.invariant.supplies",), supplies_never_negative),
 )
 
 

@@ -7,9 +7,13 @@ import re
 
 import attrs
 
+from model.actions import Action
 from model.colours import EMPTY
 from model.engine import Game
 from model.events import Event
+from properties.factories import refill_violations, round_reset_violations, sun_picked_once
+from properties.flows import flow_violations
+from properties.oracle import ORACLE_CLAUSES, OUTCOME_CLAUSES, check_outcome, check_scoring
 from model.phases import phase_graph
 from model.serialize import game_from_data, game_to_data
 from model.state import GameState
@@ -33,7 +37,19 @@ STEP_INVARIANTS: tuple[StepInvariant, ...] = (
     StepInvariant("five-rounds", ("duel.end.after-round-5", "duel.round.structure")),
     StepInvariant("generator-agrees", ("duel.acquire.actions",)),
     StepInvariant("serialisation-round-trip", ("duel.invariant.component-conservation",)),
+    StepInvariant("component-flows", ("duel.invariant.component-flows",)),
+    StepInvariant("sun-picked-once", ("duel.invariant.factory-structure", "duel.acquire.sun.take-colour")),
+    StepInvariant("factory-refill", ("duel.invariant.factory-structure", "duel.prep.factories-refill",
+                                     "duel.setup.fill-factories", "duel.setup.large-factory.monochrome-redraw")),
+    StepInvariant("round-reset", ("duel.prep.tokens-back", "duel.prep.start-player", "duel.prep.display-refill",
+                                  "duel.score.broken-penalty")),
+    StepInvariant("score-accounting", ("duel.invariant.score-accounting",)),
+    StepInvariant("scoring-oracle", ORACLE_CLAUSES),
+    StepInvariant("outcome", OUTCOME_CLAUSES),
 )
+
+# Events that carry points, and the clauses they may cite (duel.invariant.score-accounting).
+SCORE_EVENT_KINDS = frozenset({"score", "penalty", "pay", "tablet"})
 
 
 def _phase_changes(events: list[Event]) -> list[tuple[str, str]]:
@@ -47,8 +63,10 @@ def _phase_changes(events: list[Event]) -> list[tuple[str, str]]:
 
 
 def check_step(before: GameState, game: Game, events: list[Event], step_no: int,
-               deep_every: int = 10) -> list[tuple[str, str]]:
-    """Violations (invariant name, message) of one step."""
+               deep_every: int = 10, action: Action | None = None) -> list[tuple[str, str]]:
+    """Violations (invariant name, message) of one step. `action` (the action played) lets the
+    movement and scoring checks tell what the action did from what the phases did; without it the
+    checks that need it are skipped."""
     out: list[tuple[str, str]] = []
     s = game.state
     for who in (0, 1):
@@ -92,7 +110,57 @@ def check_step(before: GameState, game: Game, events: list[Event], step_no: int,
         data = json.loads(json.dumps(game_to_data(game)))
         if game_from_data(data).state != s:
             out.append(("serialisation-round-trip", "state differs after to-data and back"))
+    out += _movement_and_scoring(before, game, events, action)
     return out
+
+
+def _movement_and_scoring(before: GameState, game: Game, events: list[Event],
+                          action: Action | None) -> list[tuple[str, str]]:
+    """How components moved, the Factories' structure, and every point of the step."""
+    out: list[tuple[str, str]] = []
+    s = game.state
+    phases = (before.phase, *(target for _, target in _phase_changes(events)))
+    if action is not None:
+        out += [("component-flows", m) for m in flow_violations(before, s, action, phases)]
+    out += [("sun-picked-once", m) for m in sun_picked_once(before, s, action, phases)]
+    if before.phase == "setup" and before.opening_picks == 0 and before.pending is not None:
+        out += [("factory-refill", f"at setup: {m}") for m in refill_violations(before, game)]
+    if phases[-1] == "acquisition" and "preparation" in phases:
+        out += [("factory-refill", f"round {s.round}: {m}") for m in refill_violations(s, game)]
+        out += [("round-reset", f"round {s.round}: {m}") for m in round_reset_violations(s)]
+    out += [("score-accounting", m) for m in score_accounting(before, s, events)]
+    if action is not None:
+        out += [("scoring-oracle", m) for m in check_scoring(before, game, events, action)]
+    out += [("outcome", m) for m in check_outcome(game)] if game.is_over and before.phase != "game_over" else []
+    return out
+
+
+def score_accounting(before: GameState, after: GameState, events: list[Event]) -> list[str]:
+    """Every score change of a step is the sum of that step's score events, and each of them names a
+    clause of the catalogue."""
+    from spec import default_catalogue
+
+    out = []
+    known = _clause_ids(default_catalogue())
+    for e in events:
+        if e.points and (e.kind not in SCORE_EVENT_KINDS or e.clause not in known):
+            out.append(f"event '{e}' changes points without a scoring kind and a known clause")
+    for who in (0, 1):
+        change = after.players[who].score - before.players[who].score
+        told = sum(e.points for e in events if e.player == who)
+        if change != told:
+            out.append(f"P{who + 1}'s score changed by {change:+d} but the step's events add up to {told:+d}")
+    return out
+
+
+_CLAUSE_IDS: dict[int, frozenset[str]] = {}
+
+
+def _clause_ids(catalogue: object) -> frozenset[str]:
+    key = id(catalogue)
+    if key not in _CLAUSE_IDS:
+        _CLAUSE_IDS[key] = frozenset(c.id for c in catalogue.clauses)  # type: ignore[attr-defined]
+    return _CLAUSE_IDS[key]
 
 
 def _round_totals(before: GameState, events: list[Event], who: int) -> tuple[int, int]:

@@ -1,11 +1,14 @@
 """Every invariant is shown to fail on a deliberately broken model.
 
 Each case breaks one rule of the engine with monkeypatch, plays checked random games, and expects
-that invariant (and only the breakage) to be reported, so no invariant passes vacuously.
+that invariant to be among those reported at the first failing step, so no invariant passes
+vacuously (one breakage may break several invariants at once: a tile moved by the wrong action is
+both an unexplained flow and, say, a sun left full).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -14,17 +17,33 @@ import model.engine as engine
 import model.serialize as serialize
 from model.colours import EMPTY
 from model.engine import Game
-from properties.invariants import INVARIANTS
-from properties.simulate import play_checked
-from properties.steps import STEP_INVARIANTS
+from model import new_game
+from properties.invariants import INVARIANTS, violations
+from properties.policy import POLICIES
+from properties.steps import STEP_INVARIANTS, check_step
 
 
-def _first_failure(seeds=range(6), overrides=None) -> set[str]:
-    found = set()
+def _first_failure(seeds=range(6), overrides=None, policy: str = "uniform") -> set[str]:
+    """Every invariant broken at the first failing step of each game (uniform random play)."""
+    found: set[str] = set()
     for seed in seeds:
-        report = play_checked(seed, overrides, deep_every=1, record=False)
-        if report.failure:
-            found.add(report.failure[0])
+        game = new_game(seed=seed, overrides=dict(overrides or {}))
+        rng = random.Random(seed)
+        choose = POLICIES[policy]
+        names = {inv.name for inv, _ in violations(game)}
+        step = 0
+        while not names and not game.is_over and step < 3000:
+            actions = game.legal_actions()
+            if not actions:
+                names.add("progress")
+                break
+            action = choose(game, actions, rng)
+            before = game.state.copy()
+            events = game.apply(action)
+            step += 1
+            names |= {name for name, _ in check_step(before, game, events, step, 1, action=action)}
+            names |= {inv.name for inv, _ in violations(game)}
+        found |= names
     return found
 
 
@@ -204,6 +223,146 @@ def break_serialisation(mp):
     mp.setattr(serialize, "state_from_data", broken)
 
 
+# --- movement, Factories, supplies, rounds ----------------------------------------------------
+
+def break_overflow_to_bag(mp):   # tiles beyond the Broken space go back into the bag, not the Tower
+    original = Game._break
+
+    def broken(self, pl, colour, n, events, who, clause):
+        tower = self.state.tower[colour]
+        original(self, pl, colour, n, events, who, clause)
+        extra = self.state.tower[colour] - tower
+        self.state.tower[colour] -= extra
+        self.state.bag[colour] += extra
+    mp.setattr(Game, "_break", broken)
+
+
+def break_start_tile_on_sun(mp):   # a sun pick on the large Factory takes the Starting player tile
+    original = Game._sun_pick
+
+    def broken(self, who, f, c, events):
+        original(self, who, f, c, events)
+        if f == 0 and self.state.large.start_tile:
+            self.state.large.start_tile = False
+            self.state.players[who].start_tile = True
+    mp.setattr(Game, "_sun_pick", broken)
+
+
+def break_large_leftovers(mp):   # one leftover goes to the large moon, the rest stay on the sun
+    original = Game._sun_pick
+
+    def broken(self, who, f, c, events):
+        sun = list(self.state.large.sun)
+        original(self, who, f, c, events)
+        if f == 0:
+            large = self.state.large
+            left = [x for x in range(5) if x != c and sun[x]]
+            if len(left) >= 2:
+                for x in left[1:]:
+                    large.moon[x] -= sun[x]
+                    large.sun[x] += sun[x]
+    mp.setattr(Game, "_sun_pick", broken)
+
+
+def break_reveal(mp):   # an emptied small Factory keeps its chip face down
+    mp.setattr(Game, "_reveal", lambda self, f, events, clause: None)
+
+
+def break_restock(mp):   # restocking the bag takes one blue tile more than the Tower holds
+    from model import supply
+    original = supply.draw_tile
+
+    def broken(state, chance, events):
+        restock = not any(state.bag) and any(state.tower)
+        colour = original(state, chance, events)
+        if restock:
+            state.tower[0] -= 1
+            state.bag[0] += 1
+        return colour
+    mp.setattr(supply, "draw_tile", broken)
+
+
+def break_small_refill(mp):   # small Factories get 3 tiles in Preparation
+    import model.preparation as prep
+    from model import supply
+    original = supply.fill_factories
+
+    def broken(state, rules, chance, events, clause):
+        original(state, rules, chance, events, clause)
+        for fac in state.small:
+            colour = next((c for c in range(5) if fac.sun[c]), None)
+            if colour is not None and sum(fac.sun) == 4:
+                fac.sun[colour] -= 1
+                state.bag[colour] += 1
+    mp.setattr(prep, "fill_factories", broken)
+
+
+def break_tokens_back(mp):   # Preparation hands one Player token back, not both
+    original = Game._prepare
+
+    def broken(self, events):
+        used = [pl.tokens_used for pl in self.state.players]
+        original(self, events)
+        for pl, n in zip(self.state.players, used, strict=True):
+            pl.tokens_used = min(n, 1)
+    mp.setattr(Game, "_prepare", broken)
+
+
+def break_silent_point(mp):   # a tile moved to the Dome earns a point no event mentions
+    original = Game._move_line_to_dome
+
+    def broken(self, who, line, cell, events):
+        original(self, who, line, cell, events)
+        self.state.players[who].score += 1
+    mp.setattr(Game, "_move_line_to_dome", broken)
+
+
+# --- scoring (the oracle) and the outcome -----------------------------------------------------
+
+def break_adjacency(mp):   # a horizontal run counts one tile too many
+    import model.scoring as scoring
+    original = scoring.adjacency_points
+
+    def broken(tiles, cell):
+        h, v = original(tiles, cell)
+        return (h + 1 if h > 1 else h), v
+    mp.setattr(scoring, "adjacency_points", broken)
+
+
+def _uncached_rulesets(mp, change):
+    import model.ruleset as ruleset_module
+    from model.ruleset import Ruleset
+    mp.setattr(ruleset_module, "_cached_build", ruleset_module._cached_build.__wrapped__)  # no stale rulesets
+    original = Ruleset.__attrs_post_init__
+
+    def broken(self):
+        original(self)
+        change(self)
+    mp.setattr(Ruleset, "__attrs_post_init__", broken)
+
+
+def break_penalty_table(mp):   # 2 Broken tiles cost 2 instead of 3
+    _uncached_rulesets(mp, lambda r: object.__setattr__(r, "broken_totals", (0, 1, 2, 6, 10)))
+
+
+def break_special_row(mp):   # a Special tile scores one point more than its row
+    import model.tiling as tiling
+    original = tiling.special_row_points
+    mp.setattr(tiling, "special_row_points", lambda rules, row: original(rules, row) + 1)
+
+
+def break_tie_break(mp):   # a tie goes to the player WITHOUT the Starting player tile
+    original = Game.outcome
+
+    def broken(self):
+        o = original(self)
+        if o is not None and o.clause == "duel.end.tie-break" and o.winner is not None:
+            return type(o)(o.scores, 1 - o.winner, o.reason, o.clause)
+        return o
+    mp.setattr(Game, "outcome", broken)
+
+
+# invariant -> breakers (each must be caught), overrides, policy
 CASES: dict[str, tuple[Callable, dict | None]] = {
     "tile-conservation": (break_tower, None),
     "component-conservation": (break_chip_take, None),
@@ -221,6 +380,31 @@ CASES: dict[str, tuple[Callable, dict | None]] = {
     "five-rounds": (break_rounds, None),
     "generator-agrees": (break_generator, None),
     "serialisation-round-trip": (break_serialisation, None),
+    "component-flows": (break_overflow_to_bag, None),
+    "moon-after-sun": (break_large_leftovers, None),
+    "sun-picked-once": (break_large_leftovers, None),
+    "chip-revealed-when-empty": (break_reveal, None),
+    "supplies-never-negative": (break_restock, None),
+    "factory-refill": (break_small_refill, None),
+    "round-reset": (break_tokens_back, None),
+    "score-accounting": (break_silent_point, None),
+    "scoring-oracle": (break_adjacency, None),
+    "outcome": (break_tie_break, None),
+}
+
+# Further planted bugs the named invariant must catch: a component moved by the wrong action.
+MORE_CASES: dict[str, tuple[str, Callable]] = {
+    "start-tile-by-sun-pick": ("component-flows", break_start_tile_on_sun),
+}
+
+# Scoring and outcome bugs that unit tests caught but campaigns did not: a short campaign must fail
+# on the oracle or the outcome check (scoring bugs under the default greedy policy, which scores;
+# the tie-break under uniform play, where most games are ties).
+SCORING_BUGS: dict[str, tuple[str, Callable, str]] = {
+    "adjacency-off-by-one": ("scoring-oracle", break_adjacency, "greedy"),
+    "penalty-table-changed": ("scoring-oracle", break_penalty_table, "greedy"),
+    "special-row-points-changed": ("scoring-oracle", break_special_row, "greedy"),
+    "tie-break-reversed": ("outcome", break_tie_break, "uniform"),
 }
 
 
@@ -228,10 +412,33 @@ def test_every_invariant_has_a_breaking_case() -> None:
     assert set(CASES) == {i.name for i in INVARIANTS} | {i.name for i in STEP_INVARIANTS}
 
 
+def test_the_unbroken_model_passes() -> None:
+    assert _first_failure(range(3)) == set()
+    assert _first_failure(range(2), policy="greedy") == set()
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_invariant_catches_its_broken_rule(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _first_failure(range(3)) == set(), "the unbroken model must pass first"
     breaker, overrides = CASES[name]
     breaker(monkeypatch)
     found = _first_failure(overrides=overrides)
     assert name in found, f"breaking the rule for {name} was reported as {found or 'nothing'}"
+
+
+@pytest.mark.parametrize("case", sorted(MORE_CASES))
+def test_planted_bug_is_caught(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    name, breaker = MORE_CASES[case]
+    breaker(monkeypatch)
+    found = _first_failure()
+    assert name in found, f"the planted bug {case} was reported as {found or 'nothing'}"
+
+
+@pytest.mark.parametrize("bug", sorted(SCORING_BUGS))
+def test_short_campaign_catches_scoring_bug(bug: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from properties.simulate import run_campaign
+
+    name, breaker, policy = SCORING_BUGS[bug]
+    breaker(monkeypatch)
+    campaign = run_campaign(12, seed=0, deep_every=0, policy=policy)
+    caught = {g.failure[0] for g in campaign.failures if g.failure}
+    assert name in caught, f"a 12-game campaign reported {caught or 'nothing'} for {bug}"

@@ -1,0 +1,129 @@
+"""Structural invariants of the Factories and the supplies, and what must be back in place when a
+round starts (state checks take a Game; step checks take the states before and after)."""
+
+from __future__ import annotations
+
+from model.actions import Action, Kind
+from model.colours import COLOURS
+from model.engine import Game
+from model.state import GameState
+
+
+# --- state invariants -------------------------------------------------------------------------
+
+def moon_after_sun(game: Game) -> list[str]:
+    """A Factory's moon holds tiles only once its sun has been picked (so its sun is empty)."""
+    s = game.state
+    out = []
+    if any(s.large.moon) and any(s.large.sun):
+        out.append("the large Factory's moon holds tiles while its sun is still full")
+    for f, fac in enumerate(s.small, 1):
+        if fac.moon and any(fac.sun):
+            out.append(f"small Factory {f}'s moon holds tiles while its sun is still full")
+    return out
+
+
+def chip_revealed_when_empty(game: Game) -> list[str]:
+    """A Bonus chip is face up exactly when its small Factory has no tiles left (during Acquisition;
+    while the picker still holds that Factory's leftovers to stack, it is neither)."""
+    s = game.state
+    out = []
+    stacking = s.pending.data[0] if s.pending is not None and s.pending.kind == "stack" else None
+    for f, fac in enumerate(s.small, 1):
+        if fac.chip_revealed and fac.has_tiles:
+            out.append(f"the chip of small Factory {f} is face up while tiles lie on it")
+        if s.phase == "acquisition" and fac.chip and not fac.chip_revealed and not fac.has_tiles and f != stacking:
+            out.append(f"small Factory {f} is empty but its chip C{fac.chip:02d} is still face down")
+    return out
+
+
+def supplies_never_negative(game: Game) -> list[str]:
+    s = game.state
+    out = []
+    for name, counts in (("bag", s.bag), ("Tower", s.tower), ("large sun", s.large.sun),
+                         ("large moon", s.large.moon), *((f"small sun {f}", fac.sun) for f, fac in enumerate(s.small, 1))):
+        for c, n in enumerate(counts):
+            if n < 0:
+                out.append(f"{name} holds {n} {COLOURS[c]} tiles")
+    if s.special_supply < 0:
+        out.append(f"the Special tile supply holds {s.special_supply}")
+    for who, pl in enumerate(s.players):
+        if pl.chips_this_round < 0 or pl.tokens_used < 0 or any(n < 0 for n in pl.line_count):
+            out.append(f"P{who + 1} has a negative count (chips this round, tokens or a pattern line)")
+    if len(s.chip_supply) > 20 or len(s.pile) > 18:
+        out.append("a supply holds more than all its components")
+    return out
+
+
+# --- step invariants --------------------------------------------------------------------------
+
+def refill_violations(s: GameState, game: Game, unavoidable_ok: bool = True) -> list[str]:
+    """The Factories just after a refill (setup, or Preparation): full suns, empty moons, a face-down
+    chip on each small Factory, and a large Factory that is not one colour unless that was unavoidable
+    under duel.refill.monochrome-unavoidable."""
+    out = []
+    ran_out = not any(s.bag) and not any(s.tower)
+    large = sum(s.large.sun)
+    alt = game.rules.choices["duel.refill.monochrome-unavoidable"]
+    # Unavoidable: the bag held nothing but that colour when the redraw was due. When the Tower was
+    # not tipped into the bag during the refill (it still holds tiles), the bag then held exactly the
+    # tiles now in the bag and on the small Factories (drawn after the large one).
+    rest = [s.bag[c] + sum(f.sun[c] for f in s.small) for c in range(5)]
+
+    def unavoidable(colour: int | None) -> bool:
+        if not any(s.tower):
+            return True                      # the Tower was emptied: cannot be told from the position
+        return all(n == 0 for c, n in enumerate(rest) if c != colour)
+    if any(s.large.moon) or any(f.moon for f in s.small):
+        out.append("a moon holds tiles right after the refill")
+    if large != 5 and not ran_out:
+        if not (large == 0 and alt == "leave-empty" and unavoidable(max(range(5), key=lambda c: rest[c]))):
+            out.append(f"the large Factory's sun holds {large} tiles after the refill, not 5")
+    if large == 5 and max(s.large.sun) == 5:
+        mono = s.large.sun.index(5)
+        if alt != "accept" or not unavoidable(mono):
+            out.append(f"the large Factory was refilled with 5 {COLOURS[mono]} tiles "
+                       f"(duel.refill.monochrome-unavoidable={alt})")
+    for f, fac in enumerate(s.small, 1):
+        if sum(fac.sun) != 4 and not ran_out:
+            out.append(f"small Factory {f}'s sun holds {sum(fac.sun)} tiles after the refill, not 4")
+        if not fac.chip and s.chip_supply:
+            out.append(f"small Factory {f} got no Bonus chip")
+        if fac.chip and fac.chip_revealed != (not fac.has_tiles):
+            out.append(f"small Factory {f}'s chip is {'face up' if fac.chip_revealed else 'face down'} after the refill")
+    return out
+
+
+def round_reset_violations(s: GameState) -> list[str]:
+    """What Preparation must have put back before the next round's first turn."""
+    out = []
+    if not s.large.start_tile:
+        out.append("the Starting player tile is not back on the large Factory")
+    for who, pl in enumerate(s.players):
+        if pl.tokens_used:
+            out.append(f"P{who + 1} has {pl.tokens_used} Player token(s) still on the Scoring board")
+        if pl.broken:
+            out.append(f"P{who + 1} starts the round with Broken tiles")
+        if pl.passed or pl.chips_this_round:
+            out.append(f"P{who + 1} starts the round passed or with chips counted")
+    if s.pile and not all(s.display):
+        out.append("the plate display is not refilled to 3")
+    return out
+
+
+def sun_picked_once(before: GameState, after: GameState, action: Action | None,
+                    phases: tuple[str, ...]) -> list[str]:
+    """A sun pick empties that sun; outside a refill no sun ever gains tiles (so each sun is picked
+    at most once a round)."""
+    out = []
+    suns_before = [before.large.sun] + [f.sun for f in before.small]
+    suns_after = [after.large.sun] + [f.sun for f in after.small]
+    refilled = "preparation" in phases
+    if action is not None and action.kind is Kind.SUN and not refilled and any(suns_after[action.args[0]]):
+        out.append(f"'{action}' left tiles on that sun")
+    if not refilled:
+        for f, (a, b) in enumerate(zip(suns_before, suns_after, strict=True)):
+            if sum(b) > sum(a):
+                label = "the large Factory" if f == 0 else f"small Factory {f}"
+                out.append(f"{label}'s sun gained tiles outside a refill")
+    return out
