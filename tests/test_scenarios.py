@@ -438,3 +438,9 @@ def test_pytest_collects_scenarios_named_outside_fixtures(tmp_path: Path) -> Non
     assert "then.p1.lines" in run.stdout
     single = subprocess.run([*args, str(folder / "pick.toml")], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert "1 passed" in single.stdout, single.stdout
+
+
+def test_the_starting_player_tile_given_twice_names_the_second_place(tmp_path: Path) -> None:
+    err = _error(tmp_path, "score = 3", "score = 3\nstart_tile = true\n[given.p2]\nstart_tile = true")
+    assert (err.field, err.line) == ("given.p2.start_tile", 16)
+    assert "given.p1.start_tile already puts it there" in err.message

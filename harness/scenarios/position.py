@@ -345,6 +345,18 @@ def _physical_field(name: str, message: str) -> str:
     return f"given.{who.lower()}.{part}" if who and part else "given"
 
 
+def _start_tile(b: _Builder, given: dict[str, Any]) -> None:
+    """The Starting player tile is in one place: the large Factory or one player."""
+    places = [f"given.p{w}.start_tile" for w in (1, 2)
+              if isinstance(given.get(f"p{w}"), dict) and given[f"p{w}"].get("start_tile") is True]
+    factories = given.get("factories")
+    large = factories.get("L") if isinstance(factories, dict) else None
+    if isinstance(large, dict) and large.get("start_tile") is True:
+        places.insert(0, "given.factories.L.start_tile")
+    if len(places) > 1:
+        raise b.fail(places[-1], f"there is one Starting player tile, and {places[0]} already puts it there")
+
+
 def _loose_tiles(b: _Builder, given: dict[str, Any]) -> None:
     s = b.s
     for key in ("bag", "tower"):
@@ -412,6 +424,7 @@ def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
     for who in (0, 1):
         if f"p{who + 1}" in given:
             b.player(who, given[f"p{who + 1}"], problems)
+    problems.attempt(_start_tile, b, given)
     problems.attempt(b.plates_on_table, given)
     problems.attempt(_loose_tiles, b, given)
     problems.raise_if_any()
