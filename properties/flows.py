@@ -16,7 +16,6 @@ Pattern notation in the tables: `place[owner.row]`, where owner is `me` (the act
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Iterator
 
 import networkx as nx
@@ -95,7 +94,7 @@ PHASE_FLOWS: dict[str, tuple[Flow, ...]] = {
         ("chip-supply", "chip-revealed[*]", ("duel.prep.rare-empty",)),
         ("pile", "display", ("duel.prep.display-refill",)),
         ("token-board[P]", "tokens[P]", ("duel.prep.tokens-back",)),
-        ("chips[P]", "used-chips[P]", ("duel.chips.carry-over",)),
+        ("chips[P]", "used-chips[P]", ("duel.bonus.storage",)),          # duel.chips.carry-over=expire
         ("start[*]", "start-large", ("duel.prep.start-player",)),
     ),
     "tablet_scoring": (),
@@ -107,11 +106,6 @@ FLOW_CLAUSES: tuple[str, ...] = tuple(sorted({c for table in (ACTION_FLOWS, PHAS
 
 
 # --- where everything lies ----------------------------------------------------------------------
-
-def _add(counter: Counter[Loc], loc: Loc, n: int) -> None:
-    if n:
-        counter[loc] += n
-
 
 def changed_regions(a: GameState, b: GameState) -> frozenset[str]:
     """The parts of the table that differ between two states (only those can hold a movement)."""
@@ -134,61 +128,64 @@ def changed_regions(a: GameState, b: GameState) -> frozenset[str]:
     return frozenset(out)
 
 
-def census(s: GameState, regions: frozenset[str] | None = None) -> dict[str, Counter[Loc]]:
-    """Anonymous components by kind ('tile:0'..'tile:4', 'special', 'start', 'token') -> count per
-    place, over `regions` (default: the whole table)."""
-    def on(name: str) -> bool:
-        return regions is None or name in regions
-    tiles: list[Counter[Loc]] = [Counter() for _ in range(5)]
-    special: Counter[Loc] = Counter()
-    start: Counter[Loc] = Counter()
-    tokens: Counter[Loc] = Counter()
-    for c in range(5):
-        if on("bag"):
-            _add(tiles[c], ("bag", -1, -1), s.bag[c])
-        if on("tower"):
-            _add(tiles[c], ("tower", -1, -1), s.tower[c])
-        if on("large"):
-            _add(tiles[c], ("sun", 0, -1), s.large.sun[c])
-            _add(tiles[c], ("moon", 0, -1), s.large.moon[c])
-    if on("large"):
-        _add(start, ("start-large", -1, -1), int(s.large.start_tile))
-    for f, fac in enumerate(s.small, 1):
-        if not on(f"small{f}"):
-            continue
+def census(s: GameState, regions: frozenset[str] | None = None) -> dict[tuple[str, Loc], int]:
+    """Anonymous components, (kind, place) -> count, over `regions` (default: the whole table).
+    Kinds: 'tile:0'..'tile:4' (by colour), 'special', 'start' (the Starting player tile), 'token'."""
+    everywhere = regions is None
+    regions = regions or frozenset()
+    out: dict[tuple[str, Loc], int] = {}
+
+    def add(kind: str, loc: Loc, n: int) -> None:
+        if n:
+            key = (kind, loc)
+            out[key] = out.get(key, 0) + n
+    tile = _TILE_KIND
+    if everywhere or "bag" in regions:
         for c in range(5):
-            _add(tiles[c], ("sun", f, -1), fac.sun[c])
-        for c in fac.moon:
-            tiles[c][("moon", f, -1)] += 1
-    if on("special_supply"):
-        _add(special, ("special-supply", -1, -1), s.special_supply)
+            add(tile[c], ("bag", -1, -1), s.bag[c])
+    if everywhere or "tower" in regions:
+        for c in range(5):
+            add(tile[c], ("tower", -1, -1), s.tower[c])
+    if everywhere or "large" in regions:
+        for c in range(5):
+            add(tile[c], ("sun", 0, -1), s.large.sun[c])
+            add(tile[c], ("moon", 0, -1), s.large.moon[c])
+        add("start", ("start-large", -1, -1), int(s.large.start_tile))
+    for f, fac in enumerate(s.small, 1):
+        if everywhere or f"small{f}" in regions:
+            for c in range(5):
+                add(tile[c], ("sun", f, -1), fac.sun[c])
+            for c in fac.moon:
+                add(tile[c], ("moon", f, -1), 1)
+    if everywhere or "special_supply" in regions:
+        add("special", ("special-supply", -1, -1), s.special_supply)
     for who, pl in enumerate(s.players):
-        if on(f"dome{who}"):
+        if everywhere or f"dome{who}" in regions:
             for cell, t in enumerate(pl.dome_tile):
                 if 0 <= t < 5:
-                    tiles[t][("dome", who, cell // 6)] += 1
+                    add(tile[t], ("dome", who, cell // 6), 1)
                 elif t == SPECIAL:
-                    special[("dome", who, cell // 6)] += 1
-        if not on(f"player{who}"):
-            continue
-        for line in range(6):
-            if pl.line_count[line] and 0 <= pl.line_colour[line] < 5:
-                tiles[pl.line_colour[line]][("line", who, line)] += pl.line_count[line]
-        for c in pl.broken:
-            tiles[c][("broken", who, -1)] += 1
-        _add(start, ("start", who, -1), int(pl.start_tile))
-        _add(tokens, ("token-board", who, -1), pl.tokens_used)
-        _add(tokens, ("tokens", who, -1), 2 - pl.tokens_used)
+                    add("special", ("dome", who, cell // 6), 1)
+        if everywhere or f"player{who}" in regions:
+            for line in range(6):
+                if pl.line_count[line] and 0 <= pl.line_colour[line] < 5:
+                    add(tile[pl.line_colour[line]], ("line", who, line), pl.line_count[line])
+            for c in pl.broken:
+                add(tile[c], ("broken", who, -1), 1)
+            add("start", ("start", who, -1), int(pl.start_tile))
+            add("token", ("token-board", who, -1), pl.tokens_used)
+            add("token", ("tokens", who, -1), 2 - pl.tokens_used)
     p = s.pending
-    if on("pending") and p is not None and p.kind in ("line", "stack"):
+    if (everywhere or "pending" in regions) and p is not None and p.kind in ("line", "stack"):
         colour, n = p.data[-2], p.data[-1]
-        _add(tiles[colour], ("hand", p.player, -1), n)
+        add(tile[colour], ("hand", p.player, -1), n)
         if p.kind == "stack":
             for c in p.extra:
-                tiles[c][("hand", p.player, -1)] += 1
-    out = {f"tile:{c}": tiles[c] for c in range(5)}
-    out.update(special=special, start=start, token=tokens)
+                add(tile[c], ("hand", p.player, -1), 1)
     return out
+
+
+_TILE_KIND = tuple(f"tile:{c}" for c in range(5))
 
 
 def whereabouts(s: GameState, regions: frozenset[str] | None = None) -> dict[str, list[Loc]]:
@@ -312,7 +309,7 @@ def _label(loc: Loc) -> str:
     return f"{place}[{who}{f' row {row + 1}' if row >= 0 else ''}]"
 
 
-def _greedy_fits(out_of: Counter[Loc], into: Counter[Loc], reach: dict[Loc, frozenset[Loc]]) -> bool:
+def _greedy_fits(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, frozenset[Loc]]) -> bool:
     """A quick sufficient test: route the most constrained places first. False means 'not found',
     not 'impossible' (the exact maximum-flow test then decides)."""
     need = dict(into)
@@ -330,7 +327,7 @@ def _greedy_fits(out_of: Counter[Loc], into: Counter[Loc], reach: dict[Loc, froz
     return True
 
 
-def _feasible(out_of: Counter[Loc], into: Counter[Loc], reach: dict[Loc, frozenset[Loc]]) -> list[str]:
+def _feasible(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, frozenset[Loc]]) -> list[str]:
     """Can every unit leaving `out_of` reach a place in `into` along allowed flows? Messages if not."""
     pairs = [(a, b) for a in out_of for b in into]
     if all(b in reach.get(a, ()) for a, b in pairs) or _greedy_fits(out_of, into, reach):
@@ -365,6 +362,15 @@ def step_context(before: GameState, action: Action | None, phases: tuple[str, ..
     return (action.kind if action is not None else None), phases, actor, factory
 
 
+_IDENTITY_REGIONS = frozenset({"chip_supply", "pile", "display", "storage0", "storage1",
+                               "small1", "small2", "small3", "small4"})
+_PLATE_DECISIONS = frozenset({"place", "draw", "return"})
+
+
+def _plates_in_hand(a: GameState, b: GameState) -> bool:
+    return any(s.pending is not None and s.pending.kind in _PLATE_DECISIONS for s in (a, b))
+
+
 def flow_violations(before: GameState, after: GameState, action: Action | None,
                     phases: tuple[str, ...]) -> list[str]:
     """Every movement of the step that the tables do not allow (empty: the step moved things lawfully).
@@ -372,25 +378,32 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     `phases`: the phase the step started in, then every phase it entered. Without an action (a
     scenario's free position) only the phases' own flows are allowed."""
     kind, phases, actor, factory = step_context(before, action, phases)
+    regions = changed_regions(before, after)
+    if not regions:
+        return []
     _, reach = allowed_graph(kind, phases, actor, factory)
     what = f"'{action}'" if action is not None else "the step"
     context = f"{what} ({' -> '.join(phases)})"
     out: list[str] = []
-    regions = changed_regions(before, after)
-    if not regions:
-        return []
     old, new = census(before, regions), census(after, regions)
+    moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
     for key in old.keys() | new.keys():
-        a, b = old.get(key, Counter()), new.get(key, Counter())
-        if a == b:
-            continue
-        out_of = a - b
-        into = b - a
+        d = new.get(key, 0) - old.get(key, 0)
+        if d:
+            kind, loc = key
+            pair = moved.setdefault(kind, ({}, {}))
+            if d < 0:
+                pair[0][loc] = -d
+            else:
+                pair[1][loc] = d
+    for kind, (out_of, into) in sorted(moved.items()):
         if not out_of or not into:
             continue                 # appeared or vanished: the conservation invariants report it
-        name = ({"special": "Special tile", "start": "Starting player tile", "token": "Player token"}.get(key)
-                or f"{COLOURS[int(key[5:])]} tile")
+        name = ({"special": "Special tile", "start": "Starting player tile", "token": "Player token"}.get(kind)
+                or f"{COLOURS[int(kind[5:])]} tile")
         out += [f"{context} moved {name}s {msg}, which no flow allows" for msg in _feasible(out_of, into, reach)]
+    if not regions & _IDENTITY_REGIONS and not _plates_in_hand(before, after):
+        return out
     old_ids, new_ids = whereabouts(before, regions), whereabouts(after, regions)
     for item, locs in new_ids.items():
         was = old_ids.get(item)
