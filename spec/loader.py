@@ -49,6 +49,8 @@ TABLET_SIDES_KNOWN = (
     "rows-complete", "colourful-rows", "columns-complete", "outer-spaces", "diagonals",
     "corner-plates", "wild-spaces", "empty-special-spaces",
 )
+# The rulebook's Special tile supply (duel.component.tiles); every Special plate needs one.
+SPECIAL_TILES = 9
 
 
 class _FileText:
@@ -365,6 +367,10 @@ def _load_components(path: Path, problems: list[SpecError]) -> Components | None
                                       field=f"plate[{n}].spaces"))
         else:
             checked_plates.append((spaces[0], spaces[1], spaces[2], spaces[3]))
+    special_plates = sum("special" in p for p in checked_plates)
+    if special_plates > SPECIAL_TILES:
+        problems.append(SpecError(file, f"{special_plates} Special plates but only {SPECIAL_TILES} Special tiles: the "
+                                  "supply could run out, which no rule covers [duel.component.tiles]", field="plate"))
     chips = data.get("bonus_chips", {}).get("chips", [])
     if len(chips) != 20:
         problems.append(SpecError(file, f"expected 20 Bonus chips, found {len(chips)}", field="bonus_chips.chips"))

@@ -132,6 +132,15 @@ def test_bad_component_data(spec_copy: Path) -> None:
     assert err.file.endswith("components.toml") and "pink" in err.message
 
 
+def test_more_special_plates_than_special_tiles_is_refused(spec_copy: Path) -> None:
+    """Replacement component data must not let the Special tile supply run out (no rule covers it)."""
+    f = spec_copy / "azul_duel" / "components.toml"
+    _edit(f, 'spaces = ["wild", "blue", "turquoise", "black"]', 'spaces = ["special", "blue", "turquoise", "black"]')
+    err = _only_error(spec_copy)
+    assert err.file.endswith("components.toml") and "10 Special plates" in err.message
+    assert "duel.component.tiles" in err.message
+
+
 def test_lint_reports_all_problems(spec_copy: Path) -> None:
     _edit(spec_copy / "azul_duel" / "09-end-of-game.toml", 'kind = "end"', 'kind = "ending"')
     _edit(spec_copy / "azul_duel" / "07-scoring.toml", 'kind = "scoring"', 'kind = "score"')
