@@ -444,3 +444,10 @@ def test_the_starting_player_tile_given_twice_names_the_second_place(tmp_path: P
     err = _error(tmp_path, "score = 3", "score = 3\nstart_tile = true\n[given.p2]\nstart_tile = true")
     assert (err.field, err.line) == ("given.p2.start_tile", 16)
     assert "given.p1.start_tile already puts it there" in err.message
+
+
+def test_then_values_that_can_never_match_are_load_errors(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, GOOD.replace("[then]", '[then]\nphase = "dome-tiling"\nto_move = "p2"')))
+    assert [p.field for p in err.value.problems] == ["then.phase", "then.to_move"]
+    assert "dome_tiling" in err.value.message

@@ -18,6 +18,7 @@ from harness.scenarios.readings import ReadingError, check_reading, check_tablet
 from harness.scenarios.stops import stop_names
 from model.actions import NotationError as ActionNotationError
 from model.actions import parse_action
+from model.phases import PHASES as ALL_PHASES
 from spec import default_catalogue
 
 __all__ = ["FACTORY_NAMES", "Locator", "Problem", "Scenario", "ScenarioError", "Step", "load_scenario",
@@ -111,8 +112,10 @@ def _check_then(then: dict[str, Any], field: str, problems: Problems) -> None:
     for key in ("hand", "pile_bottom"):
         if key in then:
             _labels(then[key], "P", 18, f"{field}.{key}", problems)
-    if "pending" in then and then["pending"] not in PENDING_KINDS:
-        problems.add(f"{field}.pending", f"expected one of {', '.join(PENDING_KINDS)}")
+    for key, choices in (("pending", PENDING_KINDS), ("phase", ALL_PHASES), ("to_move", ("P1", "P2", "nobody")),
+                         ("winner", ("P1", "P2", "draw"))):
+        if key in then and then[key] not in choices:
+            problems.add(f"{field}.{key}", f"expected one of {', '.join(choices)}")
     if "invariants" in then and then["invariants"] != "all":
         problems.add(f"{field}.invariants", 'the only value is "all"')
 
