@@ -451,3 +451,11 @@ def test_then_values_that_can_never_match_are_load_errors(tmp_path: Path) -> Non
         load_scenario(_write(tmp_path, GOOD.replace("[then]", '[then]\nphase = "dome-tiling"\nto_move = "p2"')))
     assert [p.field for p in err.value.problems] == ["then.phase", "then.to_move"]
     assert "dome_tiling" in err.value.message
+
+
+def test_cli_folder_runs_scenarios_and_skips_other_toml(tmp_path: Path) -> None:
+    (tmp_path / "pick.toml").write_text(GOOD)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    (tmp_path / "chapter.toml").write_text('[[clause]]\nid = "duel.x"\n[given]\n')
+    run = _cli("scenario", str(tmp_path))
+    assert run.returncode == 0 and "1 passed, 0 failed" in run.stdout, run.stdout + run.stderr
