@@ -37,3 +37,55 @@ def test_hypothesis_finds_the_must_pay_strict_deadlock(tmp_path) -> None:
     assert len(files) == 1
     result = run_scenario(load_scenario(files[0]))
     assert not result.passed and "stalled" in " ".join(result.diffs)
+
+
+def _leak_a_tile_into_the_bag(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken rule: every action also puts a tile into the bag (tile conservation breaks at once)."""
+    from model.engine import Game
+
+    original = Game.apply
+
+    def leaky(self, action):  # type: ignore[no-untyped-def]
+        events = original(self, action)
+        self.state.bag[0] += 1
+        return events
+    monkeypatch.setattr(Game, "apply", leaky)
+
+
+@pytest.mark.clause("duel.invariant.tile-conservation")
+def test_a_broken_rule_fails_naming_invariant_seed_step_and_replay(tmp_path, monkeypatch) -> None:
+    from harness.scenarios import load_scenario, run_scenario
+    from properties.machine import InvariantBroken
+    from properties.simulate import assert_games_hold
+
+    _leak_a_tile_into_the_bag(monkeypatch)
+    with pytest.raises(InvariantBroken) as caught:
+        assert_games_hold([7], directory=tmp_path)
+    broken = caught.value
+    assert (broken.invariant, broken.seed, broken.step) == ("tile-conservation", 7, 1)
+    text = str(broken)
+    assert text.startswith("invariant tile-conservation broken: ")
+    assert "game: seed 7, step 1, interpretations: defaults" in text
+    assert f"replay: azul-rules scenario {broken.scenario}" in text
+    result = run_scenario(load_scenario(broken.scenario))
+    assert not result.passed and any("tile-conservation" in d for d in result.diffs)
+
+
+@pytest.mark.clause("duel.invariant.tile-conservation")
+def test_the_hypothesis_machine_fails_naming_invariant_step_and_replay(tmp_path, monkeypatch) -> None:
+    from hypothesis import HealthCheck, Phase, settings
+
+    from properties.machine import InvariantBroken, machine_for
+
+    _leak_a_tile_into_the_bag(monkeypatch)
+    machine = machine_for({}, tmp_path)
+    machine.TestCase.settings = settings(max_examples=5, stateful_step_count=20, deadline=None, database=None,
+                                         derandomize=True, phases=[Phase.generate],
+                                         suppress_health_check=list(HealthCheck))
+    with pytest.raises(InvariantBroken) as caught:
+        machine.TestCase().runTest()
+    broken = caught.value
+    assert broken.invariant == "tile-conservation" and broken.step == 1 and broken.seed is None
+    text = str(broken)
+    assert "game: Hypothesis game (chance scripted in the file), step 1" in text
+    assert f"replay: azul-rules scenario {broken.scenario}" in text and (tmp_path / "hypothesis-tile-conservation-defaults.toml").exists()

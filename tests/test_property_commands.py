@@ -19,7 +19,7 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
 
 def test_simulate_prints_statistics_and_passes(tmp_path: Path) -> None:
     run = _cli("simulate", "--games", "4", "--jobs", "1", "--out", str(tmp_path))
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr       # FAIL lines name seed, step, replay
     assert "4 passed, 0 failed" in run.stdout and "plates drawn blind" in run.stdout
 
 
@@ -37,7 +37,8 @@ def test_same_seed_same_campaign() -> None:
 @pytest.mark.clause("duel.acquire.end", "duel.acquire.plate.draw")
 def test_matrix_finds_the_must_pay_deadlock_and_its_counterexample_replays(tmp_path: Path) -> None:
     rows = {r.label: r for r in run_matrix(1, seed=0, jobs=1, out=tmp_path)}
-    assert rows["defaults"].broken == {}
+    assert rows["defaults"].broken == {}, "\n".join(f"{k}: {rows['defaults'].messages[k]}: replay: azul-rules scenario {v}"
+                                                   for k, v in rows["defaults"].broken.items())
     deadlock = rows["duel.acquire.end.passed-tokens=strict + duel.plate.draw-at-zero=must-pay"]
     assert "progress" in deadlock.broken and deadlock.stalled == 1
     result = run_scenario(load_scenario(deadlock.broken["progress"]))

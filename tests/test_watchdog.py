@@ -152,8 +152,8 @@ def test_hanging_model_under_hypothesis_ends_with_the_test_budget_not_minutes_of
     """, timeout=120)
     out = run.stdout + run.stderr
     assert run.returncode == 1, out
-    assert "time budget" in out or "Timeout" in out, out[-3000:]
-    assert seconds < 60, f"took {seconds:.0f} s"
+    assert "the test's time budget is spent" in out, out[-3000:]
+    assert seconds < 50, f"took {seconds:.0f} s"
 
 
 def test_scenario_collection_runs_no_game_code_and_a_hanging_scenario_fails_by_timeout() -> None:
