@@ -20,7 +20,7 @@ from harness.scenarios.notation import (
     parse_player,
     parse_tiles,
 )
-from harness.scenarios.problems import Problems, ScenarioError
+from harness.scenarios.problems import Problems
 from harness.scenarios.stops import PhaseEnded, StoppingGame
 from model import Game, Ruleset, ScriptedChance, new_game
 from model.colours import COLOURS, EMPTY, SPECIAL, WILD

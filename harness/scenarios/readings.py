@@ -5,7 +5,7 @@ tablet tables), with "did you mean" for near misses."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from model.components import build_tables
 from model.ruleset import IMPLEMENTED
@@ -62,8 +62,3 @@ def parse_readings(items: Iterable[str]) -> dict[str, str]:
         check_reading(key, value)
         out[key] = value
     return out
-
-
-def merged(file_choices: Mapping[str, str], flips: Mapping[str, str]) -> dict[str, str]:
-    """A file's interpretations with command-line flips on top."""
-    return {**file_choices, **flips}
