@@ -28,10 +28,15 @@ class BenchResult:
 
 def play_random(seed: int) -> int:
     """One full game, uniform over legal actions; returns the number of actions."""
+    from properties.watchdog import max_game_steps
+
     game = new_game(seed=seed)
     rng = random.Random(seed)
     n = 0
+    bound = max_game_steps(game.rules)
     while not game.is_over:
+        if n >= bound:
+            raise RuntimeError(f"seed {seed}: no end after {bound} actions (livelock in phase {game.state.phase})")
         actions = game.legal_actions()
         if not actions:
             raise RuntimeError(f"seed {seed}: stalled")
