@@ -444,3 +444,17 @@ def test_short_campaign_catches_scoring_bug(bug: str, monkeypatch: pytest.Monkey
     campaign = run_campaign(12, seed=0, deep_every=0, policy=policy)
     caught = {g.failure[0] for g in campaign.failures if g.failure}
     assert name in caught, f"a 12-game campaign reported {caught or 'nothing'} for {bug}"
+
+
+def test_design_doc_lists_every_invariant_with_its_clauses() -> None:
+    """docs/design.md's invariant table names each invariant and exactly the clauses it guards."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "design.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[1] in ("state", "step"):
+            rows[cells[0]] = {c.strip() for c in cells[2].split("(")[0].split(",")}
+    expected = {i.name: set(i.clauses) for i in (*INVARIANTS, *STEP_INVARIANTS)}
+    assert rows == expected
