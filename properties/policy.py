@@ -14,6 +14,7 @@ from model.actions import Action, Kind
 from model.colours import EMPTY, WILD
 from model.dome import band_full, matching_cells
 from model.engine import Game
+from model.state import Player
 from properties.oracle import placement_points
 
 Policy = Callable[[Game, list[Action], random.Random], Action]
@@ -66,7 +67,7 @@ def careful(game: Game, actions: list[Action], rng: random.Random) -> Action:
 
 # --- greedy ---------------------------------------------------------------------------------------
 
-def _line_value(pl, line: int, colour: int, n: int, placed: int | None = None) -> float:
+def _line_value(pl: Player, line: int, colour: int, n: int, placed: int | None = None) -> float:
     """How good it is to put n tiles of `colour` on pattern line `line` (1-6; 0 = Broken tiles)."""
     if line == 0:
         return -2.0 * n - len(pl.broken)
@@ -83,7 +84,7 @@ def _line_value(pl, line: int, colour: int, n: int, placed: int | None = None) -
     return value
 
 
-def _best_line(pl, colour: int, n: int) -> float:
+def _best_line(pl: Player, colour: int, n: int) -> float:
     best = _line_value(pl, 0, colour, n)
     for line in range(1, 7):
         i = line - 1
@@ -92,7 +93,7 @@ def _best_line(pl, colour: int, n: int) -> float:
     return best
 
 
-def _placement_value(game: Game, pl, plate: int, slot: int, rot: int) -> float:
+def _placement_value(game: Game, pl: Player, plate: int, slot: int, rot: int) -> float:
     spaces = game.rules.tables.plate(plate).rotations[rot]
     value = 0.0
     top = 2 * (slot // 3)
@@ -109,7 +110,7 @@ def _placement_value(game: Game, pl, plate: int, slot: int, rot: int) -> float:
     return value
 
 
-def _best_placement(game: Game, pl, plate: int) -> float:
+def _best_placement(game: Game, pl: Player, plate: int) -> float:
     return max((_placement_value(game, pl, plate, slot, rot) for slot in range(9) if not pl.plates[slot]
                 for rot in range(4)), default=0.0)
 

@@ -155,3 +155,14 @@ def test_leave_empty_never_accepts_one_colour() -> None:
     assert _refilled("leave-empty", large=[0] * 5, bag=[0, 3, 0, 0, 0], tower=[0] * 5) == []
     # the Tower was never tipped in and the bag holds two colours: the redraw could have succeeded
     assert _refilled("leave-empty", large=[0] * 5, bag=[1, 3, 0, 0, 0], tower=[2, 0, 0, 0, 0]) != []
+
+
+def test_greedy_policy_scores_and_is_deterministic() -> None:
+    from properties.simulate import play_checked
+
+    greedy = [play_checked(s, record=False, deep_every=0, policy="greedy") for s in range(4)]
+    careful = [play_checked(s, record=False, deep_every=0, policy="careful") for s in range(4)]
+    assert all(g.failure is None for g in greedy)
+    assert sum(sum(g.scores) for g in greedy) > 3 * sum(sum(g.scores) for g in careful)
+    again = play_checked(2, record=False, deep_every=0, policy="greedy")
+    assert again.actions_log == greedy[2].actions_log and again.scores == greedy[2].scores
