@@ -8,6 +8,11 @@ the flows of the step's action (done by the acting player) and of every phase th
 inside one step (a line's tiles to the Tower, the Tower into the bag, the bag onto a Factory) are
 explained by a path of allowed flows.
 
+Two Preparation flows happen only when the step says so by its events (FLOW_EVIDENCE): the Tower
+goes into the bag only with a `restock` event, the large sun back into the bag only with a `redraw`
+event. Otherwise a line's tiles could reach the bag (via the Tower) unnoticed in any step that runs
+through Preparation.
+
 Pattern notation in the tables: `place[owner.row]`, where owner is `me` (the acting player), `F`
 (the Factory the action names), `P` (any player or Factory, the same at both ends), `*` (any); row
 `r` is the same row at both ends.
@@ -16,12 +21,13 @@ Pattern notation in the tables: `place[owner.row]`, where owner is `me` (the act
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import networkx as nx
 
 from model.actions import Action, Kind
 from model.colours import COLOURS, SPECIAL
+from model.events import Event
 from model.state import GameState
 
 Loc = tuple[str, int, int]
@@ -99,6 +105,12 @@ PHASE_FLOWS: dict[str, tuple[Flow, ...]] = {
     ),
     "tablet_scoring": (),
     "game_over": (),
+}
+
+# Flows that need an event of the step as evidence that they happened (the event kind).
+FLOW_EVIDENCE: dict[tuple[str, str], str] = {
+    ("tower", "bag"): "restock",
+    ("sun[0]", "bag"): "redraw",
 }
 
 FLOW_CLAUSES: tuple[str, ...] = tuple(sorted({c for table in (ACTION_FLOWS, PHASE_FLOWS)
@@ -284,15 +296,19 @@ def _edges(flow: Flow, actor: int, factory: int | None) -> Iterator[tuple[Loc, L
             yield a, b
 
 
-@functools.lru_cache(maxsize=512)
-def allowed_graph(kind: Kind | None, phases: tuple[str, ...], actor: int, factory: int | None
-                  ) -> tuple[nx.DiGraph, dict[Loc, frozenset[Loc]]]:
-    """The allowed flows of a step (its action plus the phases it ran through) and their closure."""
+@functools.lru_cache(maxsize=1024)
+def allowed_graph(kind: Kind | None, phases: tuple[str, ...], actor: int, factory: int | None,
+                  evidence: frozenset[str] = frozenset()) -> tuple[nx.DiGraph, dict[Loc, frozenset[Loc]]]:
+    """The allowed flows of a step (its action plus the phases it ran through, the flows needing
+    evidence only when the step's events include it) and their closure."""
     g = nx.DiGraph()
     flows = list(ACTION_FLOWS.get(kind, ())) if kind is not None else []
     for phase in phases:
         flows += PHASE_FLOWS.get(phase, ())
     for flow in flows:
+        needs = FLOW_EVIDENCE.get((flow[0], flow[1]))
+        if needs is not None and needs not in evidence:
+            continue
         for a, b in _edges(flow, actor, factory):
             g.add_edge(a, b)
     reach = {n: frozenset(nx.descendants(g, n)) for n in g.nodes}     # places off the graph reach nothing
@@ -362,6 +378,7 @@ def step_context(before: GameState, action: Action | None, phases: tuple[str, ..
     return (action.kind if action is not None else None), phases, actor, factory
 
 
+_EVIDENCE_KINDS = frozenset(FLOW_EVIDENCE.values())
 _IDENTITY_REGIONS = frozenset({"chip_supply", "pile", "display", "storage0", "storage1",
                                "small1", "small2", "small3", "small4"})
 _PLATE_DECISIONS = frozenset({"place", "draw", "return"})
@@ -372,7 +389,7 @@ def _plates_in_hand(a: GameState, b: GameState) -> bool:
 
 
 def flow_violations(before: GameState, after: GameState, action: Action | None,
-                    phases: tuple[str, ...]) -> list[str]:
+                    phases: tuple[str, ...], events: Sequence[Event] = ()) -> list[str]:
     """Every movement of the step that the tables do not allow (empty: the step moved things lawfully).
 
     `phases`: the phase the step started in, then every phase it entered. Without an action (a
@@ -381,7 +398,8 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     regions = changed_regions(before, after)
     if not regions:
         return []
-    _, reach = allowed_graph(kind, phases, actor, factory)
+    evidence = frozenset(e.kind for e in events if e.kind in _EVIDENCE_KINDS)
+    _, reach = allowed_graph(kind, phases, actor, factory, evidence)
     what = f"'{action}'" if action is not None else "the step"
     context = f"{what} ({' -> '.join(phases)})"
     out: list[str] = []

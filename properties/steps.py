@@ -121,7 +121,7 @@ def _movement_and_scoring(before: GameState, game: Game, events: list[Event],
     s = game.state
     phases = (before.phase, *(target for _, target in _phase_changes(events)))
     if action is not None:
-        out += [("component-flows", m) for m in flow_violations(before, s, action, phases)]
+        out += [("component-flows", m) for m in flow_violations(before, s, action, phases, events)]
     out += [("sun-picked-once", m) for m in sun_picked_once(before, s, action, phases)]
     if before.phase == "setup" and before.opening_picks == 0 and before.pending is not None:
         out += [("factory-refill", f"at setup: {m}") for m in refill_violations(before, game)]

@@ -249,6 +249,20 @@ def break_start_tile_on_sun(mp):   # a sun pick on the large Factory takes the S
     mp.setattr(Game, "_sun_pick", broken)
 
 
+def break_discard_to_bag(mp):   # the rest of a line moved to the Dome goes into the bag, not the Tower
+    original = Game._move_line_to_dome
+
+    def broken(self, who, line, cell, events):
+        s = self.state
+        colour = s.players[who].line_colour[line]
+        tower = s.tower[colour]
+        original(self, who, line, cell, events)
+        extra = s.tower[colour] - tower
+        s.tower[colour] -= extra
+        s.bag[colour] += extra
+    mp.setattr(Game, "_move_line_to_dome", broken)
+
+
 def break_large_leftovers(mp):   # one leftover goes to the large moon, the rest stay on the sun
     original = Game._sun_pick
 
@@ -396,6 +410,7 @@ CASES: dict[str, tuple[Callable, dict | None]] = {
 # Further planted bugs the named invariant must catch: a component moved by the wrong action.
 MORE_CASES: dict[str, tuple[str, Callable]] = {
     "start-tile-by-sun-pick": ("component-flows", break_start_tile_on_sun),
+    "discard-rest-to-bag": ("component-flows", break_discard_to_bag),
 }
 
 # Scoring and outcome bugs that unit tests caught but campaigns did not: a short campaign must fail
@@ -458,3 +473,23 @@ def test_design_doc_lists_every_invariant_with_its_clauses() -> None:
             rows[cells[0]] = {c.strip() for c in cells[2].split("(")[0].split(",")}
     expected = {i.name: set(i.clauses) for i in (*INVARIANTS, *STEP_INVARIANTS)}
     assert rows == expected
+
+
+def test_discard_to_bag_is_caught_in_the_round_it_happens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Tower may feed the bag only with a restock event (FLOW_EVIDENCE): otherwise a line's
+    tiles reaching the bag would pass as line -> Tower -> bag in every step that runs Preparation,
+    and the bug would show only in round 5."""
+    break_discard_to_bag(monkeypatch)
+    game = new_game(seed=0)
+    rng = random.Random(0)
+    step = 0
+    while not game.is_over:
+        action = POLICIES["greedy"](game, game.legal_actions(), rng)
+        before = game.state.copy()
+        events = game.apply(action)
+        step += 1
+        names = {name for name, _ in check_step(before, game, events, step, 0, action=action)}
+        if names:
+            assert "component-flows" in names and before.round == 1, (names, before.round)
+            return
+    pytest.fail("the discard into the bag went unnoticed")
