@@ -39,16 +39,15 @@ def chip_revealed_when_empty(game: Game) -> list[str]:
 
 def supplies_never_negative(game: Game) -> list[str]:
     s = game.state
+    counts = [("bag", s.bag), ("Tower", s.tower), ("large sun", s.large.sun), ("large moon", s.large.moon),
+              *((f"small sun {f}", fac.sun) for f, fac in enumerate(s.small, 1))]
     out = []
-    for name, counts in (("bag", s.bag), ("Tower", s.tower), ("large sun", s.large.sun),
-                         ("large moon", s.large.moon), *((f"small sun {f}", fac.sun) for f, fac in enumerate(s.small, 1))):
-        for c, n in enumerate(counts):
-            if n < 0:
-                out.append(f"{name} holds {n} {COLOURS[c]} tiles")
+    if min(min(c) for _, c in counts) < 0:
+        out += [f"{name} holds {n} {COLOURS[c]} tiles" for name, cs in counts for c, n in enumerate(cs) if n < 0]
     if s.special_supply < 0:
         out.append(f"the Special tile supply holds {s.special_supply}")
     for who, pl in enumerate(s.players):
-        if pl.chips_this_round < 0 or pl.tokens_used < 0 or any(n < 0 for n in pl.line_count):
+        if pl.chips_this_round < 0 or pl.tokens_used < 0 or min(pl.line_count) < 0:
             out.append(f"P{who + 1} has a negative count (chips this round, tokens or a pattern line)")
     if len(s.chip_supply) > 20 or len(s.pile) > 18:
         out.append("a supply holds more than all its components")

@@ -388,6 +388,11 @@ def _plates_in_hand(a: GameState, b: GameState) -> bool:
     return any(s.pending is not None and s.pending.kind in _PLATE_DECISIONS for s in (a, b))
 
 
+def _context(action: Action | None, phases: tuple[str, ...]) -> str:
+    what = f"'{action}'" if action is not None else "the step"
+    return f"{what} ({' -> '.join(phases)})"
+
+
 def flow_violations(before: GameState, after: GameState, action: Action | None,
                     phases: tuple[str, ...], events: Sequence[Event] = ()) -> list[str]:
     """Every movement of the step that the tables do not allow (empty: the step moved things lawfully).
@@ -400,8 +405,6 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
         return []
     evidence = frozenset(e.kind for e in events if e.kind in _EVIDENCE_KINDS)
     _, reach = allowed_graph(kind, phases, actor, factory, evidence)
-    what = f"'{action}'" if action is not None else "the step"
-    context = f"{what} ({' -> '.join(phases)})"
     out: list[str] = []
     old, new = census(before, regions), census(after, regions)
     moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
@@ -419,7 +422,8 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
             continue                 # appeared or vanished: the conservation invariants report it
         name = ({"special": "Special tile", "start": "Starting player tile", "token": "Player token"}.get(kind)
                 or f"{COLOURS[int(kind[5:])]} tile")
-        out += [f"{context} moved {name}s {msg}, which no flow allows" for msg in _feasible(out_of, into, reach)]
+        out += [f"{_context(action, phases)} moved {name}s {msg}, which no flow allows"
+                for msg in _feasible(out_of, into, reach)]
     if not regions & _IDENTITY_REGIONS and not _plates_in_hand(before, after):
         return out
     old_ids, new_ids = whereabouts(before, regions), whereabouts(after, regions)
@@ -431,7 +435,8 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
             continue                 # conservation invariants report duplicates and losses
         a, b = was[0], locs[0]
         if b not in reach.get(a, ()):
-            out.append(f"{context} moved {item} from {_label(a)} to {_label(b)}, which no flow allows")
+            out.append(f"{_context(action, phases)} moved {item} from {_label(a)} to {_label(b)}, "
+                       "which no flow allows")
     return out
 
 
