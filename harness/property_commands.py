@@ -38,7 +38,7 @@ def default_jobs() -> int:
 
 
 def _limit_memory(setting: str | None) -> None:
-    """Cap this process (and the workers it starts) at the configured address space."""
+    """Cap this process (and the workers it starts) at the configured memory (properties.watchdog)."""
     from properties.watchdog import limit_memory, memory_limit_setting
 
     try:
@@ -62,7 +62,7 @@ def _limit_memory(setting: str | None) -> None:
 @click.option("--budget", "budget_seconds", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Time budget of the whole run (seconds); games not started by then count as failed.")
 @click.option("--memory-limit", default=None, metavar="SIZE",
-              help=f"Address-space cap of this run and its workers (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
+              help=f"Memory cap of this run and its workers (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
 def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str, ...], policy: str,
                      out: Path, game_seconds: float, budget_seconds: float | None, memory_limit: str | None) -> None:
     """Random legal games checked at every step, with statistics for designers."""
@@ -136,7 +136,7 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
 @click.option("--game-seconds", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_GAME_SECONDS,
               show_default=True, help="Time budget of one game; past it the game fails as a livelock.")
 @click.option("--memory-limit", default=None, metavar="SIZE",
-              help=f"Address-space cap (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
+              help=f"Memory cap (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
 def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, json_path: Path | None,
                             shrink: bool, game_seconds: float, memory_limit: str | None) -> None:
     """Run every invariant under every alternative; print the matrix with counterexamples."""

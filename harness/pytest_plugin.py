@@ -28,7 +28,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--clause-json", default=os.environ.get("AZUL_CLAUSE_JSON", str(DEFAULT_JSON)),
                     help="where to write per-test clause tracking (JSON); '' to disable")
     group.addoption("--memory-limit", default=None, metavar="SIZE",
-                    help="address-space cap of the test session, e.g. 4GiB (default $AZUL_RULES_MEMORY_LIMIT "
+                    help="memory cap (RLIMIT_DATA) of the test session, e.g. 4GiB (default $AZUL_RULES_MEMORY_LIMIT "
                          "or 4GiB; 0 = off): a runaway fails with MemoryError instead of eating the machine")
 
 

@@ -5,8 +5,8 @@
 - Time: `GameWatchdog` gives one game a wall-clock budget. It checks between steps and, on the main
   thread, arms SIGALRM so a loop *inside* a step is interrupted too (`TimeBudgetExceeded`). It nests
   under pytest-timeout's own SIGALRM: the earlier deadline wins and the outer timer is restored.
-- Memory: `limit_memory()` caps the address space (RLIMIT_AS), so a runaway raises MemoryError
-  instead of eating the machine. `AZUL_RULES_MEMORY_LIMIT` sets it ("4GiB", "512MiB", "0" = off).
+- Memory: `limit_memory()` caps the process's data (RLIMIT_DATA; RLIMIT_AS where that is missing),
+  so a runaway raises MemoryError instead of eating the machine. `AZUL_RULES_MEMORY_LIMIT` sets it ("4GiB", "512MiB", "0" = off).
 
 A tripped watchdog is reported by the caller as a failure named `livelock`, with the phase, the
 step and the actions so far written as a replayable scenario (properties/counterexample.py).
@@ -229,22 +229,36 @@ def memory_limit_setting(explicit: str | None = None) -> int:
     return parse_size(explicit if explicit is not None else os.environ.get(MEMORY_ENV, DEFAULT_MEMORY_LIMIT))
 
 
-def limit_memory(limit: int | None = None) -> int | None:
-    """Cap this process's address space (children inherit it); never raises an existing lower cap.
-    Returns the cap in force, or None when there is none (or the platform has no RLIMIT_AS)."""
+def memory_rlimit() -> int | None:
+    """The resource limit used: RLIMIT_DATA (the heap and private writable mappings: what a runaway
+    Python process grows) where the platform has it, else RLIMIT_AS. Not RLIMIT_AS on Linux: it
+    counts address space merely reserved, and Chromium (the report's browser test) reserves far
+    more than 4 GiB, so it would not start under the cap."""
     try:
         import resource
     except ImportError:                 # not POSIX
         return None
-    if not hasattr(resource, "RLIMIT_AS"):
+    for name in ("RLIMIT_DATA", "RLIMIT_AS"):
+        if hasattr(resource, name):
+            return int(getattr(resource, name))
+    return None
+
+
+def limit_memory(limit: int | None = None) -> int | None:
+    """Cap this process's memory (children inherit it); never raises an existing lower cap.
+    Returns the cap in force, or None when there is none (or the platform has no such limit)."""
+    which = memory_rlimit()
+    if which is None:
         return None
+    import resource
+
     limit = memory_limit_setting() if limit is None else limit
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft, hard = resource.getrlimit(which)
     if limit <= 0:
         return None if soft == resource.RLIM_INFINITY else soft
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
     if soft == resource.RLIM_INFINITY or limit < soft:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        resource.setrlimit(which, (limit, hard))
         return limit
     return soft

@@ -203,7 +203,11 @@ def test_memory_limit_setting_reads_sizes_and_rejects_nonsense() -> None:
 def test_the_test_session_runs_under_a_memory_limit() -> None:
     import resource
 
-    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    from properties.watchdog import memory_rlimit
+
+    which = memory_rlimit()
+    assert which is not None
+    soft, _ = resource.getrlimit(which)
     assert soft != resource.RLIM_INFINITY and soft <= 4 << 30
 
 
