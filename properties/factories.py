@@ -126,3 +126,33 @@ def sun_picked_once(before: GameState, after: GameState, action: Action | None,
                 label = "the large Factory" if f == 0 else f"small Factory {f}"
                 out.append(f"{label}'s sun gained tiles outside a refill")
     return out
+
+
+def picks_take_all(before: GameState, after: GameState, action: Action | None) -> list[str]:
+    """A sun pick takes every tile of its colour from that sun; a moon pick takes every exposed tile
+    of its colour (the top tile of each small moon, each such tile of the large moon) and nothing
+    under a top tile."""
+    if action is None or action.kind not in (Kind.SUN, Kind.MOON):
+        return []
+    p = after.pending
+    hand = (p.data[-2], p.data[-1]) if p is not None and p.kind in ("line", "stack") else None
+    if action.kind is Kind.SUN:
+        f, colour = action.args
+        sun = before.large.sun if f == 0 else before.small[f - 1].sun
+        want = (colour, sun[colour])
+        return [] if hand == want else [f"'{action}' put {hand} in hand, not all {sun[colour]} {COLOURS[colour]}"]
+    colour = action.args[0]
+    out = []
+    n = before.large.moon[colour]
+    if after.large.moon[colour]:
+        out.append(f"'{action}' left {COLOURS[colour]} tiles on the large moon")
+    for f, (old, new) in enumerate(zip(before.small, after.small, strict=True), 1):
+        if old.moon and old.moon[-1] == colour:
+            n += 1
+            if new.moon != old.moon[:-1]:
+                out.append(f"'{action}' took from small moon {f} more or less than its top tile")
+        elif new.moon != old.moon:
+            out.append(f"'{action}' changed small moon {f}, whose top tile is not {COLOURS[colour]}")
+    if hand != (colour, n):
+        out.append(f"'{action}' put {hand} in hand, not the {n} exposed {COLOURS[colour]} tiles")
+    return out

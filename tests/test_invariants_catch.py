@@ -263,6 +263,23 @@ def break_discard_to_bag(mp):   # the rest of a line moved to the Dome goes into
     mp.setattr(Game, "_move_line_to_dome", broken)
 
 
+def break_top_tile_only(mp):   # a moon pick takes every tile of its colour in a stack, not only the top
+    original = Game._moon_pick
+
+    def broken(self, who, c, events):
+        tops = [bool(f.moon) and f.moon[-1] == c for f in self.state.small]
+        original(self, who, c, events)
+        extra = 0
+        for fac, top in zip(self.state.small, tops, strict=True):
+            if top and c in fac.moon:
+                extra += fac.moon.count(c)
+                fac.moon = [x for x in fac.moon if x != c]
+        if extra:
+            p = self.state.pending
+            p.data = (c, p.data[1] + extra)
+    mp.setattr(Game, "_moon_pick", broken)
+
+
 def break_large_leftovers(mp):   # one leftover goes to the large moon, the rest stay on the sun
     original = Game._sun_pick
 
@@ -401,6 +418,7 @@ CASES: dict[str, tuple[Callable, dict | None]] = {
     "chip-revealed-when-empty": (break_reveal, None),
     "supplies-never-negative": (break_restock, None),
     "factory-refill": (break_small_refill, None),
+    "picks-take-all": (break_top_tile_only, None),
     "round-reset": (break_tokens_back, None),
     "score-accounting": (break_silent_point, None),
     "scoring-oracle": (break_adjacency, None),
