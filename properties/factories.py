@@ -156,3 +156,35 @@ def picks_take_all(before: GameState, after: GameState, action: Action | None) -
     if hand != (colour, n):
         out.append(f"'{action}' put {hand} in hand, not the {n} exposed {COLOURS[colour]} tiles")
     return out
+
+
+def line_placement(before: GameState, after: GameState, action: Action | None,
+                   phases: tuple[str, ...]) -> list[str]:
+    """Placing picked tiles: all on the chosen line as far as it has room (or the chosen number under
+    any-split), the rest on the Broken tiles space up to 4, beyond that into the Tower; no other line
+    changes. Checked when the placement does not also end Acquisition (Dome-tiling then moves lines)."""
+    p = before.pending
+    if action is None or action.kind is not Kind.LINE or p is None or p.kind != "line" or len(phases) > 1:
+        return []
+    colour, n = p.data
+    old, new = before.players[p.player], after.players[p.player]
+    line = action.args[0]
+    placed = 0
+    if line:
+        room = line - old.line_count[line - 1]
+        placed = min(n, room) if len(action.args) == 1 else action.args[1]
+    over = n - placed
+    kept = min(over, 4 - len(old.broken))
+    want_counts = list(old.line_count)
+    want_colours = list(old.line_colour)
+    if line:
+        want_counts[line - 1] += placed
+        want_colours[line - 1] = colour
+    out = []
+    if new.line_count != want_counts or new.line_colour != want_colours:
+        out.append(f"'{action}' with {n} {COLOURS[colour]}: lines hold {new.line_count}, expected {want_counts}")
+    if new.broken != old.broken + [colour] * kept:
+        out.append(f"'{action}': {len(new.broken) - len(old.broken)} tiles broken, expected {kept}")
+    if after.tower[colour] - before.tower[colour] != over - kept:
+        out.append(f"'{action}': {after.tower[colour] - before.tower[colour]} tiles to the Tower, expected {over - kept}")
+    return out

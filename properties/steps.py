@@ -11,7 +11,7 @@ from model.actions import Action
 from model.colours import EMPTY
 from model.engine import Game
 from model.events import Event
-from properties.factories import picks_take_all, refill_violations, round_reset_violations, sun_picked_once
+from properties.factories import line_placement, picks_take_all, refill_violations, round_reset_violations, sun_picked_once
 from properties.flows import flow_violations
 from properties.oracle import ORACLE_CLAUSES, OUTCOME_CLAUSES, check_outcome, check_scoring
 from model.phases import phase_graph
@@ -41,6 +41,8 @@ STEP_INVARIANTS: tuple[StepInvariant, ...] = (
     StepInvariant("sun-picked-once", ("duel.invariant.factory-structure", "duel.acquire.sun.take-colour")),
     StepInvariant("picks-take-all", ("duel.acquire.sun.take-colour", "duel.acquire.moon.take-colour",
                                      "duel.acquire.moon.top-tile-only")),
+    StepInvariant("line-placement", ("duel.lines.one-line", "duel.lines.capacity", "duel.lines.overflow",
+                                     "duel.broken.stack", "duel.broken.capacity")),
     StepInvariant("factory-refill", ("duel.invariant.factory-structure", "duel.prep.factories-refill",
                                      "duel.setup.fill-factories", "duel.setup.large-factory.monochrome-redraw")),
     StepInvariant("round-reset", ("duel.prep.tokens-back", "duel.prep.start-player", "duel.prep.display-refill",
@@ -126,6 +128,7 @@ def _movement_and_scoring(before: GameState, game: Game, events: list[Event],
         out += [("component-flows", m) for m in flow_violations(before, s, action, phases, events)]
     out += [("sun-picked-once", m) for m in sun_picked_once(before, s, action, phases)]
     out += [("picks-take-all", m) for m in picks_take_all(before, s, action)]
+    out += [("line-placement", m) for m in line_placement(before, s, action, phases)]
     if before.phase == "setup" and before.opening_picks == 0 and before.pending is not None:
         out += [("factory-refill", f"at setup: {m}") for m in refill_violations(before, game)]
     if phases[-1] == "acquisition" and "preparation" in phases:

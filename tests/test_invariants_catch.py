@@ -280,6 +280,17 @@ def break_top_tile_only(mp):   # a moon pick takes every tile of its colour in a
     mp.setattr(Game, "_moon_pick", broken)
 
 
+def break_line_choice(mp):   # tiles meant for line 3 go to line 2 when it has room
+    original = Game._place_tiles
+
+    def broken(self, who, colour, n, args, events):
+        pl = self.state.players[who]
+        if args[0] == 3 and pl.line_count[1] == 0 and pl.line_count[2] == 0:
+            args = (2,) + args[1:]
+        original(self, who, colour, n, args, events)
+    mp.setattr(Game, "_place_tiles", broken)
+
+
 def break_large_leftovers(mp):   # one leftover goes to the large moon, the rest stay on the sun
     original = Game._sun_pick
 
@@ -419,6 +430,7 @@ CASES: dict[str, tuple[Callable, dict | None]] = {
     "supplies-never-negative": (break_restock, None),
     "factory-refill": (break_small_refill, None),
     "picks-take-all": (break_top_tile_only, None),
+    "line-placement": (break_line_choice, None),
     "round-reset": (break_tokens_back, None),
     "score-accounting": (break_silent_point, None),
     "scoring-oracle": (break_adjacency, None),
