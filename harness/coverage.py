@@ -49,6 +49,8 @@ class ClauseCoverage:
     hits_simulation: int
     interpretations: list[str]
     assumption: str | None
+    declared_unfired: list[str] = attrs.field(factory=list)   # passing tests declaring it that never fired it
+    guard: dict[str, Any] = attrs.field(factory=dict)          # mutation verdict (harness.mutation)
 
     @property
     def implemented(self) -> bool:
@@ -60,17 +62,24 @@ class ClauseCoverage:
 
     @property
     def asserted(self) -> bool:
+        """A passing test or scenario declares it and (except invariants, which properties/ checks
+        rather than the model firing them) actually fired it."""
         return bool(self.tests or self.scenarios)
+
+    @property
+    def guarded(self) -> bool:
+        """Every non-equivalent mutant of its code was killed by its tests (harness.mutation)."""
+        return self.guard.get("status") == "guarded"
 
     @property
     def missing(self) -> list[str]:
         return [m for m, ok in (("-impl", self.implemented), ("-exercised", self.exercised),
-                                ("-asserted", self.asserted)) if not ok]
+                                ("-asserted", self.asserted), ("-guarded", self.guarded)) if not ok]
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self)
         data.update(implemented=self.implemented, exercised=self.exercised, asserted=self.asserted,
-                    missing=self.missing)
+                    guarded=self.guarded, missing=self.missing)
         return data
 
 
@@ -80,20 +89,26 @@ def load_test_results(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text())["tests"]
 
 
-def compute(catalogue: Catalogue, tests: Mapping[str, Any], sim_hits: Mapping[str, int]) -> list[ClauseCoverage]:
+def compute(catalogue: Catalogue, tests: Mapping[str, Any], sim_hits: Mapping[str, int],
+            guard: Mapping[str, Mapping[str, Any]] | None = None) -> list[ClauseCoverage]:
     known = set(catalogue.ids)
     model_sites = string_sites(ROOT / "model", known)
     property_sites = string_sites(ROOT / "properties", known)
     asserting: dict[str, list[str]] = {}
     scenarios: dict[str, list[str]] = {}
     failing: dict[str, list[str]] = {}
+    unfired: dict[str, list[str]] = {}
     test_hits: Counter[str] = Counter()
+    kinds = {c.id: c.kind for c in catalogue}
     for nodeid, entry in sorted(tests.items()):
-        test_hits.update(entry.get("fired", {}))
+        fired = entry.get("fired", {})
+        test_hits.update(fired)
         for declared in entry.get("declared", []):
             cid = declared.partition("@")[0]
             if entry.get("outcome") != "passed":
                 failing.setdefault(cid, []).append(nodeid)
+            elif cid not in fired and kinds.get(cid) != "invariant":
+                unfired.setdefault(cid, []).append(nodeid)      # a declaration is a promise, not a measurement
             elif "scenario" in entry:
                 scenarios.setdefault(cid, []).append(entry["scenario"]["id"])
             else:
@@ -108,6 +123,7 @@ def compute(catalogue: Catalogue, tests: Mapping[str, Any], sim_hits: Mapping[st
             failing_tests=failing.get(c.id, []), hits_tests=test_hits.get(c.id, 0),
             hits_simulation=int(sim_hits.get(c.id, 0)),
             interpretations=[i.id for i in c.interpretations], assumption=c.assumption,
+            declared_unfired=unfired.get(c.id, []), guard=dict((guard or {}).get(c.id, {})),
         ))
     return out
 
@@ -115,12 +131,16 @@ def compute(catalogue: Catalogue, tests: Mapping[str, Any], sim_hits: Mapping[st
 def summary(rows: list[ClauseCoverage]) -> dict[str, Any]:
     def counts(rs: list[ClauseCoverage]) -> dict[str, int]:
         return {"total": len(rs), "implemented": sum(r.implemented for r in rs),
-                "exercised": sum(r.exercised for r in rs), "asserted": sum(r.asserted for r in rs)}
+                "exercised": sum(r.exercised for r in rs), "asserted": sum(r.asserted for r in rs),
+                "guarded": sum(r.guarded for r in rs),
+                "mutants_killed": sum(int(r.guard.get("killed", 0)) for r in rs),
+                "mutants_total": sum(int(r.guard.get("total", 0)) for r in rs)}
     chapters: dict[str, list[ClauseCoverage]] = {}
     for r in rows:
         chapters.setdefault(r.chapter, []).append(r)
     total = counts(rows)
     total["asserted_share"] = round(total["asserted"] / total["total"], 4) if rows else 0.0
+    total["guarded_share"] = round(total["guarded"] / total["total"], 4) if rows else 0.0
     return {"total": total, "chapters": {k: counts(v) for k, v in chapters.items()}}
 
 

@@ -41,6 +41,11 @@ def asserted_threshold() -> float:
     return float(data.get("tool", {}).get("azul-rules", {}).get("asserted_threshold", 0.0))
 
 
+def guarded_threshold() -> float:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return float(data.get("tool", {}).get("azul-rules", {}).get("guarded_threshold", 0.0))
+
+
 def _stage(console: Console, stages: list[Stage], name: str, fn: Callable[[Stage], Any]) -> Any:
     stage = Stage(name)
     start = time.perf_counter()
@@ -101,6 +106,29 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
     _stage(console, stages, "tests and properties", tests)
     test_results = load_test_results(tests_json)
 
+    def mutation(st: Stage) -> dict[str, dict[str, Any]]:
+        from harness.mutation.analysis import plan, run, stale, verdicts
+        from harness.mutation.store import RESULTS, load_results, save_results
+        plans = plan(ROOT, catalogue, tests_json)
+        stored = load_results(ROOT)
+        todo = list(plans) if profile == "deep" else stale(plans, stored)
+        if todo:
+            stored.setdefault("clauses", {}).update(run(ROOT, plans, todo, jobs, lambda r: None))
+            stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items()) if k in plans}
+            save_results(ROOT, stored)
+        judged = verdicts(ROOT, catalogue, plans, stored, tests_json)
+        guarded = sum(v.guarded for v in judged.values())
+        share = guarded / len(judged) if judged else 0.0
+        threshold = guarded_threshold()
+        killed = sum(v.killed for v in judged.values() if v.status in ("guarded", "unguarded"))
+        total = sum(v.total for v in judged.values() if v.status in ("guarded", "unguarded"))
+        st.ok = share >= threshold
+        st.detail = (f"{guarded}/{len(judged)} clauses guarded ({share:.0%}, threshold {threshold:.0%}); "
+                     f"mutants killed {killed}/{total}; {len(todo)} clause(s) re-run, the rest from {RESULTS}")
+        return {cid: {"status": v.status, "killed": v.killed, "total": v.total, "equivalent": v.equivalent,
+                      "survivors": list(v.survivors), "tests": list(v.tests)} for cid, v in judged.items()}
+    guard = _stage(console, stages, "mutation analysis", mutation)
+
     def simulation(st: Stage) -> Any:
         from properties.simulate import run_campaign, write_failure
         campaign = run_campaign(settings["games"], 0, {}, jobs=jobs, policy="greedy")   # scores: the oracle sees points
@@ -132,7 +160,7 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
     matrix_rows = _stage(console, stages, "interpretation matrix", matrix)
 
     def coverage(st: Stage) -> Any:
-        rows = compute(catalogue, test_results, campaign.totals("clause_hits"))
+        rows = compute(catalogue, test_results, campaign.totals("clause_hits"), guard)
         problems = lint(catalogue, test_results)
         s = summary(rows)["total"]
         threshold = asserted_threshold()

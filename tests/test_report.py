@@ -17,9 +17,16 @@ from spec import default_catalogue
 KNOWN = "duel.acquire.moon.top-tile-only"
 
 
+GUARD = {KNOWN: {"status": "guarded", "killed": 2, "total": 2, "equivalent": 0, "survivors": [], "tests": []},
+         "duel.score.horizontal": {"status": "unguarded", "killed": 1, "total": 2, "equivalent": 0, "tests": ["t"],
+                                   "survivors": [{"id": "model/scoring.py:39:core/AddNot#2", "status": "survived",
+                                                  "diff": "--- a/model/scoring.py\n+++ b/model/scoring.py\n-    if h > 1:\n+    if not h > 1:",
+                                                  "key": "abc", "killer": None}]}}
+
+
 def _inputs(tests: dict) -> ReportInputs:
     catalogue = default_catalogue()
-    rows = compute(catalogue, tests, {KNOWN: 5})
+    rows = compute(catalogue, tests, {KNOWN: 5}, GUARD)
     matrix = [{"label": "defaults", "overrides": {}, "games": 1, "broken": {}, "messages": {}, "stalled": 0,
                "decided": 0}]
     return ReportInputs(catalogue, rows, tests, matrix, 1, {("setup", "acquisition"): 3}, {"games": 1}, 1, "ci", 0)
@@ -28,6 +35,7 @@ def _inputs(tests: dict) -> ReportInputs:
 FAKE_TESTS = {
     "tests/x.py::test_top": {"outcome": "passed", "declared": [KNOWN], "fired": {KNOWN: 2}},
     "tests/x.py::test_broken": {"outcome": "failed", "declared": ["duel.score.floor"], "fired": {}},
+    "tests/x.py::test_promise": {"outcome": "passed", "declared": ["duel.score.vertical"], "fired": {}},
 }
 
 
@@ -41,14 +49,30 @@ def test_figures_are_honest_for_an_unasserted_clause() -> None:
     assert summary(list(rows.values()))["total"]["asserted"] == 1
 
 
+def test_a_declaration_counts_only_when_the_test_fired_the_clause() -> None:
+    rows = {r.id: r for r in compute(default_catalogue(), FAKE_TESTS, {})}
+    assert not rows["duel.score.vertical"].asserted, "declared, passed, but the clause never fired"
+    assert rows["duel.score.vertical"].declared_unfired == ["tests/x.py::test_promise"]
+
+
+def test_guarded_is_measured_by_the_mutation_verdict() -> None:
+    rows = {r.id: r for r in compute(default_catalogue(), FAKE_TESTS, {}, GUARD)}
+    assert rows[KNOWN].guarded and "-guarded" not in rows[KNOWN].missing
+    assert not rows["duel.score.horizontal"].guarded and "-guarded" in rows["duel.score.horizontal"].missing
+    assert not rows["duel.tablet.diagonals"].guarded, "no verdict is not guarded"
+    total = summary(list(rows.values()))["total"]
+    assert (total["guarded"], total["mutants_killed"], total["mutants_total"]) == (1, 3, 4)
+
+
 def test_report_files_and_unasserted_status(tmp_path: Path) -> None:
     out = build_report(_inputs(FAKE_TESTS), tmp_path / "report")
     data = json.loads((out / "coverage.json").read_text())
     by_id = {c["id"]: c for c in data["clauses"]}
-    assert by_id["duel.tablet.diagonals"]["missing"] == ["-exercised", "-asserted"]
+    assert by_id["duel.tablet.diagonals"]["missing"] == ["-exercised", "-asserted", "-guarded"]
     assert by_id[KNOWN]["missing"] == []
     html = (out / "index.html").read_text()
     assert KNOWN in html and "-asserted" in html and "<svg" in html
+    assert 'id="survivors-duel.score.horizontal"' in html and "+    if not h &gt; 1:" in html, "a survivor shows its diff"
     assert "duel.tablet.diagonals" in (out / "coverage.md").read_text()
 
 
