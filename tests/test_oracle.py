@@ -166,3 +166,17 @@ def test_greedy_policy_scores_and_is_deterministic() -> None:
     assert sum(sum(g.scores) for g in greedy) > 3 * sum(sum(g.scores) for g in careful)
     again = play_checked(2, record=False, deep_every=0, policy="greedy")
     assert again.actions_log == greedy[2].actions_log and again.scores == greedy[2].scores
+
+
+@pytest.mark.clause("duel.prep.rare-empty", "duel.invariant.factory-structure")
+def test_short_refill_only_when_bag_and_tower_are_empty() -> None:
+    game = new_game(seed=2)
+    s = game.state
+    s.large.sun = [2, 1, 1, 1, 0]
+    s.small[3].sun = [0, 0, 1, 0, 0]
+    s.small[3].chip_revealed = False
+    s.bag, s.tower = [0] * 5, [0] * 5
+    assert refill_violations(s, game) == []                   # tiles ran out: short suns are right
+    s.tower = [0, 0, 0, 1, 0]
+    problems = refill_violations(s, game)
+    assert any("small Factory 4's sun holds 1" in p for p in problems), problems
