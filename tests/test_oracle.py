@@ -45,6 +45,8 @@ ALTERNATIVES = [
     {"duel.tablet.colourful-rows.special": "counts-as-colour", "duel.tablet.colourful-rows.full": "full-row"},
     {"duel.tablet.corner-values": "upper-8-lower-3"},
     {"duel.score.start": "zero", "duel.plate.draw-at-zero": "must-pay"},
+    {"duel.end.leftover-lines": "broken", "duel.tiling.unplaceable-scope": "complete-only"},
+    {"duel.bonus.unmovable-line": "spend-anyway", "duel.chips.carry-over": "expire"},
 ]
 TABLET_SETS = [
     None,
