@@ -20,7 +20,7 @@ from properties.counterexample import DEFAULT_DIR, scenario_text, write_countere
 from properties.failure import InvariantBroken
 from properties.invariants import violations
 from properties.steps import check_step, invariant_clauses
-from properties.watchdog import GameWatchdog, Livelock, StepCounter, max_game_steps
+from properties.watchdog import Alarm, GameWatchdog, Livelock, StepCounter, max_game_steps
 
 MACHINE_GAME_SECONDS = 20.0
 
@@ -41,6 +41,7 @@ class DuelMachine(RuleBasedStateMachine):
         self.recorder: RecordingChance | None = None
         self.actions: list[str] = []
         self.watchdog: GameWatchdog | None = None
+        self.alarm: Alarm | None = None
         self.step = StepCounter()
 
     @initialize(data=st.data())
@@ -49,8 +50,14 @@ class DuelMachine(RuleBasedStateMachine):
         self.recorder = RecordingChance(self.chance)
         rules = Ruleset.build(self.overrides)
         self.watchdog = GameWatchdog(max_game_steps(rules), self.game_seconds)
+        self.alarm = Alarm(self.watchdog.alarm_seconds())      # one alarm for the whole example
+        self.alarm.arm()
         with self._watched(None):
             self.game = new_game(ruleset=rules, chance=self.recorder)
+
+    def teardown(self) -> None:
+        if self.alarm is not None:
+            self.alarm.disarm()
 
     @contextmanager
     def _watched(self, game: Game | None) -> Iterator[None]:
@@ -58,7 +65,7 @@ class DuelMachine(RuleBasedStateMachine):
         or a crash is reported like a broken invariant (with its counterexample)."""
         assert self.watchdog is not None
         try:
-            with self.watchdog.guard(game, self.step):
+            with self.watchdog.guard(game, self.step, arm=False):
                 yield
         except InvariantBroken:
             raise
@@ -78,7 +85,10 @@ class DuelMachine(RuleBasedStateMachine):
             self._fail_on([("model-error", f"{type(exc).__name__}: {exc}")])
 
     def _playable(self) -> bool:
-        return self.game is not None and not self.game.is_over and bool(self.game.legal_actions())
+        if self.game is None or self.game.is_over:
+            return False
+        with self._watched(self.game):
+            return bool(self.game.legal_actions())
 
     @precondition(lambda self: self._playable())
     @rule(data=st.data())

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 from model.ruleset import Ruleset
 
@@ -124,34 +125,54 @@ def _on_main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-@contextmanager
-def alarm(seconds: float) -> Iterator[None]:
-    """Raise TimeBudgetExceeded in this (main) thread after `seconds`. Off the main thread, or when
-    an outer SIGALRM timer (e.g. pytest-timeout) fires sooner, nothing is armed and the outer timer
-    keeps running; on exit the outer handler and its remaining time are restored."""
-    if seconds <= 0 or not _on_main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-    outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, 0)
-    if outer_delay and outer_delay <= seconds:
-        signal.setitimer(signal.ITIMER_REAL, outer_delay, outer_interval)
-        yield
-        return
+class Alarm:
+    """SIGALRM after `seconds`, raising TimeBudgetExceeded in the main thread. Off the main thread,
+    or when an outer SIGALRM timer (e.g. pytest-timeout) fires sooner, nothing is armed and the
+    outer timer keeps running; `disarm` restores the outer handler and its remaining time."""
 
-    def fire(signum: int, frame: FrameType | None) -> None:
-        raise TimeBudgetExceeded(seconds)
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.armed = False
+        self._outer: tuple[float, float, Any, float] | None = None
 
-    started = time.monotonic()
-    outer_handler = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
+    def arm(self) -> None:
+        if self.armed or self.seconds <= 0 or not _on_main_thread() or not hasattr(signal, "setitimer"):
+            return
+        outer_delay, outer_interval = signal.setitimer(signal.ITIMER_REAL, 0)
+        if outer_delay and outer_delay <= self.seconds:
+            signal.setitimer(signal.ITIMER_REAL, outer_delay, outer_interval)
+            return
+        seconds = self.seconds
+
+        def fire(signum: int, frame: FrameType | None) -> None:
+            raise TimeBudgetExceeded(seconds)
+
+        handler = signal.signal(signal.SIGALRM, fire)
+        self._outer = (outer_delay, outer_interval, handler, time.monotonic())
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        self.armed = True
+
+    def disarm(self) -> None:
+        if not self.armed or self._outer is None:
+            return
+        outer_delay, outer_interval, handler, started = self._outer
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, outer_handler)
+        signal.signal(signal.SIGALRM, handler)
         if outer_delay:
             left = outer_delay - (time.monotonic() - started)
             signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), outer_interval)
+        self.armed, self._outer = False, None
+
+
+@contextmanager
+def alarm(seconds: float) -> Iterator[None]:
+    """An Alarm armed for the duration of the block."""
+    timer = Alarm(seconds)
+    timer.arm()
+    try:
+        yield
+    finally:
+        timer.disarm()
 
 
 class GameWatchdog:
@@ -173,17 +194,27 @@ class GameWatchdog:
         if self.seconds > 0 and self.remaining() <= 0:
             raise _livelock(game, step, f"no end within the time budget of {self.seconds:g} s")
 
+    def alarm_seconds(self) -> float:
+        """What is left of the game's budget, or of the running test's if that ends sooner."""
+        seconds = max(self.remaining(), 0.001) if self.seconds > 0 else 0
+        test_left = _test_time_left()
+        if test_left is not None:
+            seconds = min(seconds, max(test_left, 0.001)) if seconds else max(test_left, 0.001)
+        return seconds
+
     @contextmanager
-    def guard(self, game: object, step: "StepCounter") -> Iterator[None]:
+    def guard(self, game: object, step: "StepCounter", *, arm: bool = True) -> Iterator[None]:
+        """Run game code under the budgets: a Livelock when the game's is spent (also when SIGALRM
+        interrupts the block), TestTimeExpired when the test's is. `arm=False` when an Alarm
+        armed for the whole game is already running (the Hypothesis machine: cheaper per step)."""
         _check_test_deadline()
         if self.seconds > 0 and self.remaining() <= 0:
             raise _livelock(game, step.value, f"no end within the time budget of {self.seconds:g} s")
-        seconds = self.remaining() if self.seconds > 0 else 0
-        test_left = _test_time_left()
-        if test_left is not None:
-            seconds = min(seconds, test_left) if seconds else test_left
         try:
-            with alarm(seconds):
+            if arm:
+                with alarm(self.alarm_seconds()):
+                    yield
+            else:
                 yield
         except TimeBudgetExceeded:
             _check_test_deadline()
