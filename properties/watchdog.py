@@ -111,14 +111,14 @@ def _test_time_left() -> float | None:
     return _TEST_DEADLINE[0] - time.monotonic() if _TEST_DEADLINE else None
 
 
-def _check_test_deadline() -> None:
+def _check_test_deadline(where: str = "") -> None:
     left = _test_time_left()
     if left is not None and left <= 0:
         from properties.failure import InvariantBroken
 
         last = InvariantBroken.last
         found = f"; the last failure found was:\n{last}" if last is not None else ""
-        raise TestTimeExpired(f"the test's time budget is spent (pytest-timeout){found}")
+        raise TestTimeExpired(f"the test's time budget is spent (pytest-timeout){where}{found}")
 
 
 def _on_main_thread() -> bool:
@@ -217,7 +217,8 @@ class GameWatchdog:
             else:
                 yield
         except TimeBudgetExceeded:
-            _check_test_deadline()
+            stuck = _livelock(game, step.value, "interrupted inside a step")
+            _check_test_deadline(f": a game was {stuck}")
             raise _livelock(game, step.value, f"no end within the time budget of {self.seconds:g} s "
                                               f"(interrupted inside a step)") from None
 
@@ -232,8 +233,11 @@ class StepCounter:
 
 
 def _livelock(game: object, step: int, what: str) -> Livelock:
+    """A Livelock naming where `game` is stuck (no game yet: it is stuck setting up)."""
     state = getattr(game, "state", None)
-    return Livelock(what, getattr(state, "phase", "?"), step, getattr(state, "round", 0))
+    if state is None:
+        return Livelock(what, "setup", step, 1)
+    return Livelock(what, state.phase, step, state.round)
 
 
 # --- memory ------------------------------------------------------------------------------------
