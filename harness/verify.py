@@ -58,6 +58,9 @@ def _stage(console: Console, stages: list[Stage], name: str, fn: Callable[[Stage
     return result
 
 
+SCENARIO_SECONDS = 60           # one scenario file takes milliseconds; past this the model hangs
+
+
 def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = None,
            console: Console | None = None) -> int:
     console = console or Console()
@@ -78,14 +81,19 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
 
     def scenarios(st: Stage) -> int:
         from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files
+        from properties.watchdog import TimeBudgetExceeded, alarm, limit_memory
+        limit_memory()                  # watchdogs: a runaway fails with MemoryError (docs/design.md)
         files = list(scenario_files([ROOT / "fixtures"]))
         failed = []
         for path in files:
             try:
-                if not run_scenario(load_scenario(path)).passed:
-                    failed.append(path.name)
+                with alarm(SCENARIO_SECONDS):
+                    if not run_scenario(load_scenario(path)).passed:
+                        failed.append(path.name)
             except ScenarioError as exc:
                 failed.append(str(exc))
+            except TimeBudgetExceeded:
+                failed.append(f"{path.name}: no end within {SCENARIO_SECONDS} s (a model loop hangs)")
         st.ok = not failed and bool(files)
         st.detail = f"{len(files) - len(failed)}/{len(files)} passed" + (f"; failed: {', '.join(failed[:3])}" if failed else "")
         return len(files)

@@ -232,3 +232,32 @@ def test_run_budget_stops_a_campaign_and_says_so(tmp_path: Path) -> None:
     main()
     """)
     assert run.returncode == 1 and "time budget of 0.01 s ran out" in run.stdout, run.stdout + run.stderr
+
+
+def test_verify_scenario_stage_reports_a_hanging_model_instead_of_hanging() -> None:
+    """`azul-rules verify` runs every scenario file in-process (where the planted hang once grew
+    past 11 GB): each file has a time budget and the stage fails naming the file."""
+    run, seconds = _python("""
+    import model.supply as supply
+    def fill_large(*args):
+        while True:
+            pass
+    supply.fill_large = fill_large
+    import harness.scenarios as scenarios
+    every_file = scenarios.scenario_files
+    scenarios.scenario_files = lambda paths: list(every_file(paths))[:2]
+    import harness.verify as verify
+    verify.SCENARIO_SECONDS = 1
+    def only_scenarios(console, stages, name, fn):
+        if name == "spec lint":
+            return verify._stage.__wrapped__(console, stages, name, fn)
+        stage = verify.Stage(name)
+        fn(stage)
+        print("STAGE", name, stage.ok, stage.detail)
+        raise SystemExit(0)
+    only_scenarios.__wrapped__ = verify._stage
+    verify._stage = only_scenarios
+    verify.verify("ci")
+    """, timeout=120)
+    assert "STAGE scenarios False 0/2 passed" in run.stdout, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "no end within 1 s (a model loop hangs)" in run.stdout and seconds < 60
