@@ -258,6 +258,6 @@ def test_verify_scenario_stage_reports_a_hanging_model_instead_of_hanging() -> N
     only_scenarios.__wrapped__ = verify._stage
     verify._stage = only_scenarios
     verify.verify("ci")
-    """, timeout=120)
+    """, timeout=60)
     assert "STAGE scenarios False 0/2 passed" in run.stdout, run.stdout[-2000:] + run.stderr[-2000:]
     assert "no end within 1 s (a model loop hangs)" in run.stdout and seconds < 60
