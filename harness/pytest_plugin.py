@@ -111,6 +111,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if results is None:
         return
     entry = results.setdefault(report.nodeid, {"outcome": "passed"})
+    if report.when == "call":
+        entry["duration"] = round(report.duration, 4)      # mutation analysis runs fast tests first
     if report.failed:
         entry["outcome"] = "failed"
     elif report.skipped and report.when in ("setup", "call"):
@@ -141,8 +143,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    merged: dict[str, dict] = {}
+    if target.exists():
+        # A partial run updates the record of the tests it ran and keeps the others (mutation
+        # analysis selects tests from this record), dropping tests whose file is gone.
+        try:
+            merged = {k: v for k, v in json.loads(target.read_text()).get("tests", {}).items()
+                      if (Path(str(session.config.rootpath)) / k.split("::", 1)[0]).exists()}
+        except (OSError, ValueError):
+            merged = {}
+    merged.update(results)
     tmp = target.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"tests": dict(sorted(results.items()))}, indent=1, sort_keys=True))
+    tmp.write_text(json.dumps({"tests": dict(sorted(merged.items()))}, indent=1, sort_keys=True))
     tmp.replace(target)
 
 
