@@ -72,9 +72,17 @@ def _flips(readings: tuple[str, ...]) -> dict[str, str]:
               help="Instead, print the position after N steps as a new scenario's given section.")
 @click.option("--interpretation", "readings", multiple=True, metavar="ID=ALT",
               help="Use this alternative instead of the file's (repeatable).")
-def show_command(path: Path, steps: bool, export_after: int | None, readings: tuple[str, ...]) -> None:
-    """Render a scenario's position as text (or export it as a scenario)."""
+@click.option("--svg", "svg_out", type=click.Path(path_type=Path), default=None, metavar="OUT",
+              help="Draw the position as SVG to OUT (with --steps, OUT is a folder: one picture per step).")
+@click.option("--png", "png_out", type=click.Path(path_type=Path), default=None, metavar="OUT",
+              help="Draw the position as PNG to OUT (needs chromium; with --steps, OUT is a folder).")
+def show_command(path: Path, steps: bool, export_after: int | None, readings: tuple[str, ...],
+                 svg_out: Path | None, png_out: Path | None) -> None:
+    """Render a scenario's position as text (or export it as a scenario, or draw it as SVG/PNG)."""
     scenario = with_readings(load_scenario(path), _flips(readings))
+    if svg_out is not None or png_out is not None:
+        _draw(scenario, steps, svg_out, png_out)
+        return
     game, _ = build_game(scenario)
     if export_after is not None:
         _export(scenario, game, export_after)
@@ -99,6 +107,38 @@ def show_command(path: Path, steps: bool, export_after: int | None, readings: tu
             pass
         click.echo(f"\nafter {step.field}: {step.action}" + _stopped(game))
         click.echo(render_text(game))
+
+
+def _draw(scenario, steps: bool, svg_out: Path | None, png_out: Path | None) -> None:  # type: ignore[no-untyped-def]
+    """Board pictures: one file, or with --steps one file per step in a folder."""
+    import tempfile
+
+    from harness.browser import BrowserMissing, screenshot
+    from harness.pictures import PictureError, scenario_pictures
+
+    with tempfile.TemporaryDirectory(prefix="azul-show-") as tmp:
+        try:
+            pictures = scenario_pictures(scenario, Path(tmp), steps)
+        except PictureError as exc:
+            raise UserError(str(exc)) from None
+        for out, suffix in ((svg_out, ".svg"), (png_out, ".png")):
+            if out is None:
+                continue
+            if steps:
+                out.mkdir(parents=True, exist_ok=True)
+            else:
+                out.parent.mkdir(parents=True, exist_ok=True)
+            for pic in pictures:
+                src = Path(tmp) / pic.file
+                target = out / Path(pic.file).with_suffix(suffix).name if steps else out
+                try:
+                    if suffix == ".svg":
+                        target.write_text(src.read_text())
+                    else:
+                        screenshot(src, target, 900, 470)
+                except BrowserMissing as exc:
+                    raise UserError(f"--png: {exc}; use --svg") from None
+                click.echo(f"{target}  ({pic.label})")
 
 
 def _stopped(game) -> str:  # type: ignore[no-untyped-def]
