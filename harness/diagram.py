@@ -45,3 +45,68 @@ def render_phases(out: Path, fmt: str = "svg", visits: Mapping[tuple[str, str], 
         return target
     out.write_bytes(dot.pipe(format=fmt))
     return out
+
+
+# Sub-steps of play (properties.simulate.substep): the phase and the pending decision's kind.
+SUBSTEPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "setup": (("setup/opening", "opening plate"), ("setup/place", "place plate")),
+    "acquisition": (("acquisition/turn", "turn: pick\n(sun, moon, plate, chip, pass)"),
+                    ("acquisition/stack", "stack\n(moon stack order)"), ("acquisition/line", "line\n(pattern line)"),
+                    ("acquisition/draw", "draw / keep\n(blind plates)"), ("acquisition/place", "place plate"),
+                    ("acquisition/return", "return plates")),
+    "dome_tiling": (("dome_tiling/tile", "tile\n(line to Dome)"), ("dome_tiling/bonus", "bonus chips")),
+    "preparation": (("preparation", "preparation"),),
+    "tablet_scoring": (("tablet_scoring", "tablet scoring"),),
+    "game_over": (("game_over", "game over"),),
+}
+
+
+def _width(n: int, top: int) -> str:
+    """Edge width grows with the log of its visits (1 visit: thin, the busiest: 7)."""
+    import math
+    return f"{1 + 6 * math.log1p(n) / math.log1p(max(top, 1)):.2f}"
+
+
+def substep_dot(visits: Mapping[tuple[str, str], int],
+                phase_visits: Mapping[tuple[str, str], int] | None = None) -> graphviz.Digraph:
+    """Play's sub-steps grouped by phase, edges as wide as they were travelled (log scale), labelled
+    with their visit counts; sub-steps never reached are dashed red. The phase graph's own edges
+    (`phase_visits`, cluster to cluster, dotted) show the phases play passes through automatically."""
+    dot = graphviz.Digraph("azul_duel_substeps", graph_attr={"rankdir": "LR", "fontname": "Helvetica",
+                                                            "compound": "true", "nodesep": "0.25", "ranksep": "0.5"},
+                           node_attr={"shape": "box", "style": "rounded,filled", "fillcolor": "#ffffff",
+                                      "fontname": "Helvetica", "fontsize": "10"},
+                           edge_attr={"fontname": "Helvetica", "fontsize": "9", "color": "#3b5b92"})
+    phase_visits = phase_visits or {}
+    seen = {n for edge in visits for n in edge}
+    seen |= {SUBSTEPS[p][0][0] for edge, n in phase_visits.items() if n for p in edge if p in SUBSTEPS}
+    known = {key for group in SUBSTEPS.values() for key, _ in group}
+    top = max(visits.values(), default=1)
+    for phase, group in SUBSTEPS.items():
+        with dot.subgraph(name=f"cluster_{phase}") as sub:
+            sub.attr(label=phase.replace("_", " "), style="rounded", color="#c3c9d5", fontsize="11")
+            for key, label in group:
+                extra = {} if key in seen else {"color": "red", "fontcolor": "red", "style": "rounded,dashed"}
+                sub.node(key, label, **extra)
+    for key in sorted(seen - known):
+        dot.node(key, key)
+    for (a, b), n in sorted(visits.items()):
+        if a == b:
+            dot.edge(a, b, label=str(n), penwidth=_width(n, top), arrowsize="0.5")
+        else:
+            dot.edge(a, b, label=str(n), penwidth=_width(n, top), arrowsize="0.6")
+    for source, target, _data in sorted(phase_graph().edges(data=True)):
+        n = int(phase_visits.get((source, target), 0))
+        dot.edge(SUBSTEPS[source][0][0], SUBSTEPS[target][0][0], label=f"phase: {n}", style="dotted",
+                 ltail=f"cluster_{source}", lhead=f"cluster_{target}", color="red" if n == 0 else "#7a869a",
+                 fontcolor="red" if n == 0 else "#5b6475", penwidth=_width(n, top))
+    return dot
+
+
+def svg_of(dot: graphviz.Digraph) -> str:
+    """The diagram as inline SVG (or its DOT source in <pre> when Graphviz's `dot` is missing)."""
+    if not has_dot():
+        import html
+        return "<pre>" + html.escape(dot.source) + "</pre>"
+    svg = dot.pipe(format="svg").decode()
+    return svg[svg.index("<svg"):]

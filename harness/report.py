@@ -14,13 +14,16 @@ import attrs
 import jinja2
 
 from harness.coverage import ClauseCoverage, summary
-from harness.diagram import has_dot, phase_dot
+from harness.diagram import phase_dot, substep_dot, svg_of
 from model.phases import phase_graph
 from spec import Catalogue
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("harness", "templates"),
                           autoescape=jinja2.select_autoescape(["html", "j2"]), trim_blocks=True,
                           lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
+
+_ENV.tests["contains"] = lambda seq, item: item in seq
 
 
 @attrs.frozen
@@ -36,6 +39,60 @@ class ReportInputs:
     profile: str
     scenario_count: int
     alternative_hits: Mapping[str, int] = attrs.field(factory=dict)   # "point=alternative" -> decisions
+    stages: list[dict[str, Any]] = attrs.field(factory=list)          # verify's stages: name, ok, detail, failures
+    thresholds: Mapping[str, float] = attrs.field(factory=dict)       # "asserted", "guarded": shares required
+    policy_scores: Mapping[str, list[int]] = attrs.field(factory=dict)  # policy -> final scores of its games
+    substep_visits: Mapping[tuple[str, str], int] = attrs.field(factory=dict)  # properties.simulate.substep
+    fixtures: Path | None = None                                      # scenario folder to draw pictures of
+    suspects: list[Any] = attrs.field(factory=list)                   # tests/scenarios pinned to an older revision
+
+
+def _verdict(inputs: ReportInputs, totals: Mapping[str, Any]) -> dict[str, Any]:
+    """What failed, for the banner: stages, tests, scenarios, thresholds. A report is green only when
+    nothing did."""
+    failed_tests = sorted(k for k, e in inputs.tests.items() if e.get("outcome") not in ("passed", "skipped")
+                          and "scenario" not in e)
+    failed_scenarios = sorted(e["scenario"].get("file") or e["scenario"]["id"] for e in inputs.tests.values()
+                              if e.get("outcome") not in ("passed", "skipped") and "scenario" in e)
+    for st in inputs.stages:
+        if st["name"] == "scenarios" and not st["ok"]:
+            failed_scenarios = sorted(set(failed_scenarios) | set(st.get("failures", [])))
+    below = []
+    for key in ("asserted", "guarded"):
+        need = float(inputs.thresholds.get(key, 0.0))
+        if totals[f"{key}_share"] < need:
+            below.append(f"{key} {totals[f'{key}_share']:.0%} is below the threshold {need:.0%}")
+    failed_stages = [st for st in inputs.stages if not st["ok"]]
+    ok = not failed_stages and not failed_tests and not failed_scenarios and not below and not inputs.suspects
+    return {"ok": ok, "stages": failed_stages, "tests": failed_tests, "scenarios": failed_scenarios,
+            "below": below, "all_stages": list(inputs.stages)}
+
+
+def _pictures(inputs: ReportInputs, tmp: Path, extra: list[Path]) -> dict[str, str]:
+    """Board pictures, step by step, of every scenario under `inputs.fixtures` and of the `extra`
+    counterexample files: scenario id (and file name) -> link to its picture page."""
+    from harness.pictures import PictureError, pictures_page, scenario_pictures
+    from harness.scenarios import ScenarioError, load_scenario, scenario_files
+
+    files = list(scenario_files([inputs.fixtures])) if inputs.fixtures and inputs.fixtures.exists() else []
+    links: dict[str, str] = {}
+    for path in files + [p for p in extra if p.exists()]:
+        try:
+            scenario = load_scenario(path)
+            folder = tmp / "boards" / path.stem
+            pictures = scenario_pictures(scenario, folder)
+        except (ScenarioError, PictureError, OSError):
+            continue                    # the scenarios stage reports it; the report still builds
+        (folder / "index.html").write_text(pictures_page(scenario.id, scenario.description.strip(), pictures))
+        link = f"boards/{path.stem}/index.html"
+        links[scenario.id] = link
+        links[path.name] = link
+        try:
+            links[str(path.relative_to(inputs.fixtures.parent.parent if inputs.fixtures else path.parent))] = link
+        except ValueError:
+            pass
+        links[str(path)] = link
+    return links
 
 
 def _gaps(catalogue: Catalogue) -> list[dict[str, Any]]:
@@ -49,16 +106,34 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
     columns = _matrix_columns()
     edges = [{"source": a, "target": b, "guard": d["guard"], "clauses": list(d["clauses"]),
               "visits": int(inputs.edge_visits.get((a, b), 0))} for a, b, d in sorted(phase_graph().edges(data=True))]
-    svg = phase_dot(inputs.edge_visits).pipe(format="svg").decode() if has_dot() else \
-        "<pre>" + jinja2.filters.escape(phase_dot(inputs.edge_visits).source) + "</pre>"
-    if "<svg" in svg:
-        svg = svg[svg.index("<svg"):]
+    svg = svg_of(phase_dot(inputs.edge_visits))
+    substeps_svg = svg_of(substep_dot(inputs.substep_visits, inputs.edge_visits))
     tests_passed = sum(e.get("outcome") == "passed" for e in inputs.tests.values())
     clauses_json = [c.to_json() for c in inputs.clauses]
     defaults_in_play = [
         {"id": i.id, "default": i.default, "hits": int(inputs.alternative_hits.get(f"{i.id}={i.default}", 0))}
         for i in inputs.catalogue.interpretations]
+    totals = summary(inputs.clauses)["total"]
+    verdict = _verdict(inputs, totals)
+    from harness.plots import decided_counts, score_distributions
+    row_scores = {r["label"]: list(r.get("scores", ())) for r in inputs.matrix}
+    plots = {
+        "policy": score_distributions(inputs.policy_scores, "Final scores per policy (defaults)")
+        if inputs.policy_scores else "",
+        "rows": score_distributions(row_scores, "Final scores per interpretation row (uniform policy)")
+        if any(row_scores.values()) else "",
+        "decided": decided_counts({r["label"]: int(r.get("decided", 0)) for r in inputs.matrix if r.get("overrides")},
+                                  "How often each alternative decided something in its row's games"),
+        "defaults": decided_counts({f'{d["id"]}={d["default"]}': d["hits"] for d in defaults_in_play},
+                                   "How often each default decided something in the campaign"),
+    }
+    thresholds = {"asserted": float(inputs.thresholds.get("asserted", 0.0)),
+                  "guarded": float(inputs.thresholds.get("guarded", 0.0))}
     context = {
+        "verdict": verdict, "plots": plots, "substeps_svg": substeps_svg, "thresholds": thresholds,
+        "suspects": list(inputs.suspects), "pictures": {},
+        "policy_scores": {k: list(v) for k, v in inputs.policy_scores.items()},   # azul-rules diff
+        "chapters": sorted({c.chapter for c in inputs.clauses}), "kinds": sorted({c.kind for c in inputs.clauses}),
         "defaults_in_play": defaults_in_play,
         "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "profile": inputs.profile, "summary": summary(inputs.clauses), "clauses": clauses_json,
@@ -85,10 +160,13 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
             row["broken"] = broken
             matrix.append(row)
         context["matrix"] = matrix
+        extra = [Path(p) for row in inputs.matrix for p in row["broken"].values()]
+        context["pictures"] = _pictures(inputs, tmp, extra)
         (tmp / "index.html").write_text(_ENV.get_template("report.html.j2").render(**context))
         (tmp / "coverage.md").write_text(_ENV.get_template("coverage.md.j2").render(**context))
         data = {k: context[k] for k in ("generated", "profile", "summary", "clauses", "matrix", "edges", "gaps",
-                                        "campaign", "games", "tests_total", "tests_passed", "defaults_in_play")}
+                                        "campaign", "games", "tests_total", "tests_passed", "defaults_in_play",
+                                        "verdict", "suspects", "thresholds", "policy_scores")}
         (tmp / "coverage.json").write_text(json.dumps(data, indent=1, sort_keys=True))
         (tmp / "phases.svg").write_text(svg)
         old = None

@@ -39,6 +39,7 @@ class MatrixRow:
     messages: dict[str, str]          # invariant -> first message
     stalled: int
     decided: int                      # times the row's alternatives decided an outcome in play
+    scores: tuple[int, ...] = ()      # final scores of the row's finished games (both players), for plots
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
@@ -57,11 +58,16 @@ def matrix_rows() -> list[tuple[str, dict[str, str]]]:
 
 def run_matrix(games: int, seed: int = 0, jobs: int = 1, out: Path | None = None,
                progress: Callable[[int], None] | None = None,
-               game_seconds: float = DEFAULT_GAME_SECONDS) -> list[MatrixRow]:
+               game_seconds: float = DEFAULT_GAME_SECONDS,
+               on_row: Callable[[int, int, str], None] | None = None) -> list[MatrixRow]:
     """Each row is a campaign of `games` checked games; each game is watched (`game_seconds`, and
-    the step bound), so a row that livelocks shows `livelock` instead of hanging the matrix."""
+    the step bound), so a row that livelocks shows `livelock` instead of hanging the matrix.
+    `on_row(k, n, label)` is called as row k (from 1) of n starts."""
     result = []
-    for label, overrides in matrix_rows():
+    rows = matrix_rows()
+    for k, (label, overrides) in enumerate(rows, 1):
+        if on_row:
+            on_row(k, len(rows), label)
         campaign = run_campaign(games, seed, overrides, jobs=jobs, deep_every=50, progress=progress,
                                 game_seconds=game_seconds)
         broken: dict[str, str] = {}
@@ -74,17 +80,36 @@ def run_matrix(games: int, seed: int = 0, jobs: int = 1, out: Path | None = None
         alt_hits = campaign.totals("alt_hits")
         decided = sum(n for (interp, alt), n in alt_hits.items() if overrides.get(interp) == alt) if overrides else 0
         result.append(MatrixRow(label, overrides, games, broken, messages,
-                                sum(g.stalled for g in campaign.games), decided))
+                                sum(g.stalled for g in campaign.games), decided,
+                                tuple(sc for g in campaign.games if g.failure is None for sc in g.scores)))
     return result
 
 
-def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 200) -> tuple[str, str] | None:
-    """Let Hypothesis find and shrink a failing game under `overrides`; the machine writes the
-    shrunk scenario. Returns (invariant, scenario path), or None when Hypothesis found no failure."""
+SHRINK_SECONDS = 120.0          # default time budget of one row's search and shrink
+
+
+@attrs.frozen
+class Shrunk:
+    """What `shrink_row` found: the invariant and the scenario file; `complete` is False when the
+    time budget ran out first (the file is then the smallest failure found so far)."""
+    invariant: str
+    scenario: str
+    complete: bool = True
+
+
+def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 200,
+               seconds: float | None = SHRINK_SECONDS) -> Shrunk | None:
+    """Let Hypothesis find and shrink a failing game under `overrides` within `seconds` (None: no
+    budget); the machine writes the shrunk scenario. None when Hypothesis found no failure (in time).
+
+    Hypothesis's own messages (the falsifying program, and its "PLEASE REPORT THIS" note when it
+    gives up shrinking) are kept from the user: the scenario file is the result."""
     import re
 
     from hypothesis import HealthCheck, settings
+    from hypothesis.reporting import with_reporter
 
+    from properties import watchdog
     from properties.failure import InvariantBroken
     from properties.machine import machine_for
 
@@ -92,13 +117,28 @@ def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 2
     case = machine.TestCase
     case.settings = settings(max_examples=max_examples, stateful_step_count=300, deadline=None,
                              database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    outer = list(watchdog._TEST_DEADLINE)            # a test's own deadline (pytest plugin) stays in force
+    if seconds is not None:
+        left = watchdog._test_time_left()
+        watchdog.set_test_deadline(min(seconds, left) if left is not None else seconds)
+    InvariantBroken.last = None
     try:
-        case().runTest()
+        with with_reporter(lambda message: None):
+            case().runTest()
+    except watchdog.TestTimeExpired:
+        if outer and watchdog._test_time_left() is not None and outer[0] <= watchdog._TEST_DEADLINE[0]:
+            raise                                    # the test's budget, not ours: let it fail the test
+        last = InvariantBroken.last
+        if last is not None and last.scenario:
+            return Shrunk(last.invariant, last.scenario, complete=False)
+        return None
     except BaseException as exc:        # InvariantBroken, or a group of them from Hypothesis
         if isinstance(exc, InvariantBroken) and exc.scenario:
-            return exc.invariant, exc.scenario
+            return Shrunk(exc.invariant, exc.scenario)
         m = re.search(r"invariant (\S+) broken: .*?azul-rules scenario (\S+)", str(exc), re.S)
         if m:
-            return m[1], m[2]
+            return Shrunk(m[1], m[2])
         raise
+    finally:
+        watchdog._TEST_DEADLINE[:] = outer
     return None

@@ -55,6 +55,7 @@ class GameReport:
     actions_log: list[str]
     phase: str = ""                           # where the failure happened
     failure_clauses: tuple[str, ...] = ()     # for failures that are not invariants (rule-loop)
+    substep_hits: Counter[tuple[str, str]] = attrs.field(factory=Counter)   # (step, step) -> times (substep)
 
     def broken(self, overrides: Mapping[str, str] | None = None, directory: Path | None = None,
                policy: str = "uniform") -> InvariantBroken | None:
@@ -110,9 +111,10 @@ def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_
         draws: Counter[int] = Counter()
         failure: tuple[str, str] | None = None
         failure_clauses: tuple[str, ...] = ()
+        substeps: Counter[tuple[str, str]] = Counter()
         try:
             with watchdog.guard(game, counter):
-                failure = _play(game, rng, choose, watchdog, counter, log, branches, draws, deep_every)
+                failure = _play(game, rng, choose, watchdog, counter, log, branches, draws, deep_every, substeps)
         except (Livelock, RuleLoopError, Exception) as exc:
             failure, failure_clauses = _watchdog_failure(exc, game.state.phase)
         outcome = game.outcome() if failure is None or failure[0] not in WATCHDOG_FAILURES else None
@@ -127,7 +129,7 @@ def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_
             clause_hits=Counter(RECORDER.clauses) if record else Counter(),
             alt_hits=Counter(RECORDER.alternatives) if record else Counter(),
             edge_hits=Counter(RECORDER.edges) if record else Counter(), actions_log=log,
-            phase=game.state.phase, failure_clauses=failure_clauses,
+            phase=game.state.phase, failure_clauses=failure_clauses, substep_hits=substeps,
         )
     finally:
         if ctx:
@@ -143,9 +145,18 @@ def _watchdog_failure(exc: BaseException, phase: str) -> tuple[tuple[str, str], 
     return ("model-error", f"in phase {phase}: {type(exc).__name__}: {exc}"), ()
 
 
+def substep(game: Game) -> str:
+    """Where play stands, finer than the phase: the phase and the pending decision's kind
+    ("acquisition/turn" when a player is to start a turn), for the phase diagram's sub-steps."""
+    s = game.state
+    return f"{s.phase}/{s.pending.kind}" if s.pending else (f"{s.phase}/turn" if s.phase == "acquisition" else s.phase)
+
+
 def _play(game: Game, rng: random.Random, choose: Any, watchdog: GameWatchdog, counter: StepCounter,
-          log: list[str], branches: Counter[str], draws: Counter[int], deep_every: int) -> tuple[str, str] | None:
-    """Play `game` to its end; the first failure (invariant, message), or None."""
+          log: list[str], branches: Counter[str], draws: Counter[int], deep_every: int,
+          substeps: Counter[tuple[str, str]] | None = None) -> tuple[str, str] | None:
+    """Play `game` to its end; the first failure (invariant, message), or None. `substeps` counts
+    the transitions between sub-steps (substep) the actions made."""
     failure: tuple[str, str] | None = None
     drawing = 0
     for inv, msg in violations(game):
@@ -162,7 +173,10 @@ def _play(game: Game, rng: random.Random, choose: Any, watchdog: GameWatchdog, c
         log.append(str(action))
         step += 1
         counter.value = step             # the action being played, should it never return
+        where = substep(game) if substeps is not None else ""
         events = game.apply(action)
+        if substeps is not None:
+            substeps[(where, substep(game))] += 1
         if action.kind is Kind.DRAW_PLATE:
             drawing += 1
         elif drawing and action.kind is Kind.KEEP_PLATE:
@@ -211,6 +225,7 @@ class CampaignReport:
     policy: str = "uniform"
     unplayed: int = 0                 # games not started because the run's time budget ran out
     budget_seconds: float | None = None
+    skipped: int = 0                  # games not started because `max_failures` games had failed
 
     @property
     def failures(self) -> list[GameReport]:
@@ -229,19 +244,29 @@ class CampaignReport:
 
 def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None = None, jobs: int = 1,
                  deep_every: int = 25, progress: Any = None, policy: str = "uniform",
-                 game_seconds: float = DEFAULT_GAME_SECONDS, budget_seconds: float | None = None) -> CampaignReport:
+                 game_seconds: float = DEFAULT_GAME_SECONDS, budget_seconds: float | None = None,
+                 max_failures: int | None = None) -> CampaignReport:
     """`games` checked games from `seed` on. Each game has `game_seconds`; the whole run has
     `budget_seconds` (None: no limit beyond the games' own): games not started when it runs out
-    are counted in `unplayed`. Worker processes run under the memory limit (limit_memory)."""
+    are counted in `unplayed`. With `max_failures`, the run stops once that many games have failed
+    (games not started are counted in `skipped`). Worker processes run under the memory limit
+    (limit_memory); on Ctrl-C the games not started are cancelled instead of waited for."""
     seeds = list(range(seed, seed + games))
     overrides = dict(overrides or {})
     reports: list[GameReport] = []
     deadline = time.monotonic() + budget_seconds if budget_seconds else None
     unplayed = 0
+    skipped = 0
+
+    def enough() -> bool:
+        return max_failures is not None and sum(r.failure is not None for r in reports) >= max_failures
     if jobs <= 1:
         for n, s in enumerate(seeds):
             if deadline is not None and time.monotonic() > deadline:
                 unplayed = len(seeds) - n
+                break
+            if enough():
+                skipped = len(seeds) - n
                 break
             reports.append(play_checked(s, overrides, deep_every=deep_every, policy=policy,
                                         game_seconds=game_seconds))
@@ -251,19 +276,43 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
         chunk = max(1, min(25, games // (jobs * 4) or 1))
         batches = [(seeds[i:i + chunk], overrides, deep_every, policy, game_seconds)
                    for i in range(0, len(seeds), chunk)]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=limit_memory) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=limit_memory)
+        try:
             futures = [pool.submit(_play_batch, b) for b in batches]
             for future, batch in zip(futures, batches):
                 if deadline is not None and time.monotonic() > deadline and not future.running() \
                         and not future.done() and future.cancel():
                     unplayed += len(batch[0])
                     continue
+                if enough() and future.cancel():
+                    skipped += len(batch[0])
+                    continue
                 done = future.result()
                 reports.extend(done)
                 if progress:
                     progress(len(done))
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        finally:
+            pool.shutdown(wait=True)
     reports.sort(key=lambda r: r.seed)
-    return CampaignReport(reports, overrides, policy, unplayed, budget_seconds)
+    if max_failures is not None:          # the same games whatever `jobs`: up to the max_failures-th failure
+        failed = [n for n, r in enumerate(reports) if r.failure is not None]
+        if len(failed) >= max_failures:
+            keep = failed[max_failures - 1] + 1
+            skipped += len(reports) - keep
+            reports = reports[:keep]
+    return CampaignReport(reports, overrides, policy, unplayed, budget_seconds, skipped)
+
+
+def group_failures(failures: Iterable[GameReport]) -> list[tuple[str, list[GameReport]]]:
+    """Failed games by what broke (invariant or watchdog), most frequent first."""
+    groups: dict[str, list[GameReport]] = {}
+    for g in failures:
+        if g.failure is not None:
+            groups.setdefault(g.failure[0], []).append(g)
+    return sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
 
 
 def write_failure(report: GameReport, overrides: Mapping[str, str], directory: Path | None = None,

@@ -1,0 +1,67 @@
+"""The report's charts, drawn with matplotlib's SVG backend into inline SVG (offline, no CDN).
+
+Score distributions of the simulation campaign per policy and per interpretation row, and how often
+each interpretation point's alternatives decided something in play."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+import matplotlib
+
+matplotlib.use("svg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+plt.rcParams.update({"font.family": "DejaVu Sans", "font.size": 9, "svg.fonttype": "none",
+                     "axes.spines.top": False, "axes.spines.right": False})
+
+
+def _svg(fig: "plt.Figure") -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def score_distributions(groups: Mapping[str, Sequence[int]], title: str) -> str:
+    """One horizontal box plot per group of final scores (label: group and game count), as SVG."""
+    labels = [k for k, v in groups.items() if v]
+    if not labels:
+        return "<p class='small'>no finished games to plot</p>"
+    height = 0.9 + 0.32 * len(labels)
+    fig, ax = plt.subplots(figsize=(9.5, height))
+    data = [list(groups[k]) for k in labels]
+    ax.boxplot(data, orientation="horizontal", widths=0.6, showmeans=True, patch_artist=True,
+               boxprops={"facecolor": "#d4e2fa", "edgecolor": "#2f6fdf"}, medianprops={"color": "#b3261e"},
+               meanprops={"marker": "D", "markerfacecolor": "#1d2433", "markersize": 3, "markeredgecolor": "none"},
+               flierprops={"markersize": 2, "alpha": 0.4})
+    ax.set_yticks(range(1, len(labels) + 1), [f"{k}  (n={len(groups[k])})" for k in labels], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("final score (each player of each finished game; ◆ mean, red line median)")
+    ax.set_title(title, loc="left", fontsize=10)
+    ax.grid(axis="x", color="#e3e6ec")
+    return _svg(fig)
+
+
+def decided_counts(counts: Mapping[str, int], title: str) -> str:
+    """Horizontal bars: how often each (point=alternative) decided something; zero bars are named red."""
+    if not counts:
+        return "<p class='small'>no interpretation points</p>"
+    labels = list(counts)
+    fig, ax = plt.subplots(figsize=(9.5, 0.9 + 0.28 * len(labels)))
+    values = [counts[k] for k in labels]
+    colours = ["#2f6fdf" if v else "#b3261e" for v in values]
+    ax.barh(range(len(labels)), [max(v, 0) for v in values], color=colours)
+    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    for tick, v in zip(ax.get_yticklabels(), values):
+        if not v:
+            tick.set_color("#b3261e")
+    ax.invert_yaxis()
+    ax.set_xscale("symlog")
+    for i, v in enumerate(values):
+        ax.text(max(v, 0), i, f" {v}", va="center", fontsize=7)
+    ax.set_xlabel("decisions in play (log scale; red: never decided anything)")
+    ax.set_title(title, loc="left", fontsize=10)
+    return _svg(fig)
