@@ -1,18 +1,39 @@
-# The two commands of the README: `make verify` (the main job) and `make test` (the suite).
-# Both create .venv when missing and install the project into it.
+# The commands of the README: `make verify` (the main job) and `make test` (the suite), plus the
+# steps CI runs (`make diff`, `make lint-workflows`). All create .venv when missing and install the
+# project into it from the pinned lock (requirements/lock.txt), never from whatever PyPI has today.
 PYTHON ?= python3
 VENV ?= .venv
 PROFILE ?= ci
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+LOCK := requirements/lock.txt
+# JUNIT=DIR: write JUnit XML of the tests and scenarios (DIR/tests.xml) for CI to publish.
+JUNIT ?=
+# make diff BASE=REV|coverage.json HEAD=REV|coverage.json [DIFF_FORMAT=--markdown] [DIFF_OUT=FILE]
+BASE ?= HEAD~1
+HEAD ?= HEAD
+DIFF_FORMAT ?=
+DIFF_OUT ?=
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export AZUL_JUNIT_DIR := $(JUNIT)
 
-.PHONY: verify test graphviz bench clean
+.PHONY: verify test diff lint-workflows lock graphviz bench clean
 
-$(STAMP): pyproject.toml
+# Install exactly the lock (hashes checked), then the project itself without touching dependencies
+# (setuptools comes from the lock too: no build isolation, no unpinned download).
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
+
+# Update the lock deliberately (docs/ci.md): re-resolve pyproject.toml's dependencies, then commit
+# the lock alone after `make diff BASE=HEAD HEAD=<worktree>` shows nothing moved.
+lock:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q 'uv==0.13.9'
+	$(BIN)/uv pip compile pyproject.toml requirements/build.in --extra test --python-version 3.11 \
+	  --generate-hashes --no-header --annotation-style line -o $(LOCK)
 
 # Graphviz's `dot` renders the phase diagram. Installed when missing and running as root;
 # otherwise one line says how, and rendering falls back to writing DOT.
@@ -27,7 +48,14 @@ verify: $(STAMP) graphviz
 	$(BIN)/azul-rules verify --profile $(PROFILE)
 
 test: $(STAMP) graphviz
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(if $(JUNIT),--junitxml=$(JUNIT)/tests.xml)
+
+# What a change did to the rules' coverage, matrix and campaign (exit 1: something got worse).
+diff: $(STAMP)
+	$(BIN)/azul-rules diff $(DIFF_FORMAT) $(if $(DIFF_OUT),--out $(DIFF_OUT)) $(BASE) $(HEAD)
+
+lint-workflows: $(STAMP)
+	$(BIN)/actionlint .github/workflows/*.yml
 
 bench: $(STAMP)
 	$(BIN)/azul-rules bench

@@ -9,10 +9,12 @@ import click
 from rich.console import Console
 
 from harness.errors import UserError
+from harness.diff import diff_command
 from harness.mutation_commands import mutate_command
 from harness.property_commands import interpretations_command, simulate_command
 from harness.scenario_commands import scenario_command, show_command
 from harness.scenarios import ScenarioError
+from harness.suspect_commands import suspects_command
 from harness.spec_commands import spec_group
 from model.errors import RulesetError
 from spec import SpecError, default_catalogue
@@ -30,6 +32,8 @@ cli.add_command(show_command)
 cli.add_command(simulate_command)
 cli.add_command(interpretations_command)
 cli.add_command(mutate_command)
+cli.add_command(suspects_command)
+cli.add_command(diff_command)
 
 
 @cli.command("verify")

@@ -146,7 +146,7 @@ def summary(rows: list[ClauseCoverage]) -> dict[str, Any]:
 
 def lint(catalogue: Catalogue, tests: Mapping[str, Any] | None = None) -> list[str]:
     """Problems CI treats as fatal: clauses implemented nowhere, ids in code/tests that spec/ lacks,
-    tests pinned to an older revision than spec/ holds."""
+    suspects (tests and scenarios pinned to an older revision than spec/ holds)."""
     problems = []
     known = set(catalogue.ids) | {i.id for i in catalogue.interpretations}
     model_sites = string_sites(ROOT / "model", known)
@@ -161,21 +161,86 @@ def lint(catalogue: Catalogue, tests: Mapping[str, Any] | None = None) -> list[s
         for cid, where in sorted(string_sites(ROOT / folder, known).items()):
             if cid not in known:
                 problems.append(f"{where[0]}: id {cid!r} is not in spec/")
-    for folder in ("tests",):
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, ast.Constant) and isinstance(node.value, str) and "@" in node.value \
-                        and node.value.startswith("duel."):
-                    cid, _, rev = node.value.partition("@")
-                    if cid in catalogue and rev.isdigit() and int(rev) < catalogue.clause(cid).revision:
-                        problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: pinned to {cid} revision {rev}, "
-                                        f"spec/ holds revision {catalogue.clause(cid).revision}: re-check the test")
+    for suspect in suspects(catalogue, tests):
+        problems.append(suspect.message())
+    return problems
+
+
+# --- suspect links (Doorstop-style) -------------------------------------------------------------
+# A test opts in by pinning the revision it was written against: `@pytest.mark.clause("id@2")`, or
+# `clauses = ["id@2"]` in a scenario file. When the clause's text changes its revision goes up, and
+# every pin to an older revision is *suspect* until someone re-reads the test against the new text
+# and bumps the pin (`azul-rules suspects --bump`). Unpinned declarations are never suspect.
+
+@attrs.frozen
+class Suspect:
+    kind: str            # "test" or "scenario"
+    where: str           # file:line (or a pytest node id when only the run recorded it)
+    clause: str
+    pinned: int
+    revision: int        # what spec/ holds now
+
+    def message(self) -> str:
+        return (f"suspect {self.kind} {self.where}: pinned to {self.clause} revision {self.pinned}, spec/ holds "
+                f"revision {self.revision}: re-read the {self.kind} against the clause, then "
+                f"`azul-rules suspects --bump` (re-check the test)")
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+def _pin(value: object) -> tuple[str, int] | None:
+    if isinstance(value, str) and value.startswith("duel.") and "@" in value:
+        cid, _, rev = value.partition("@")
+        if rev.isdigit():
+            return cid, int(rev)
+    return None
+
+
+def pins(root: Path = ROOT) -> list[tuple[str, str, str, int]]:
+    """Every pin in tests/*.py and in scenario files under fixtures/: (kind, file:line, clause, rev)."""
+    import tomllib
+
+    found: list[tuple[str, str, str, int]] = []
+    for path in sorted((root / "tests").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Constant) and (pin := _pin(node.value)):
+                found.append(("test", f"{rel}:{node.lineno}", *pin))
+    for path in sorted((root / "fixtures").rglob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        try:
+            clauses = tomllib.loads(text).get("clauses", [])
+        except tomllib.TOMLDecodeError:
+            continue                      # the scenario loader reports it, naming file and line
+        rel = path.relative_to(root).as_posix()
+        for value in clauses if isinstance(clauses, list) else []:
+            if pin := _pin(value):
+                line = next((n for n, ln in enumerate(text.splitlines(), 1) if f'"{value}"' in ln), 1)
+                found.append(("scenario", f"{rel}:{line}", *pin))
+    return found
+
+
+def suspects(catalogue: Catalogue, tests: Mapping[str, Any] | None = None, root: Path = ROOT) -> list[Suspect]:
+    """Pins to an older revision than spec/ holds: from the sources (tests/, fixtures/) and from a
+    test run's record (declarations made elsewhere, e.g. a marker applied by a helper)."""
+    out: dict[tuple[str, str, int], Suspect] = {}
+    for kind, where, cid, rev in pins(root):
+        if cid in catalogue and rev < catalogue.clause(cid).revision:
+            out.setdefault((where.rsplit(":", 1)[0], cid, rev),
+                           Suspect(kind, where, cid, rev, catalogue.clause(cid).revision))
     for nodeid, entry in sorted((tests or {}).items()):
         for declared in entry.get("declared", []):
-            cid, _, rev = declared.partition("@")
-            if cid in catalogue and rev.isdigit() and int(rev) < catalogue.clause(cid).revision:
-                msg = (f"{nodeid}: pinned to {cid} revision {rev}, spec/ holds revision "
-                       f"{catalogue.clause(cid).revision}: re-check the test")
-                if msg not in problems:
-                    problems.append(msg)
-    return problems
+            pin = _pin(declared)
+            if pin is None:
+                continue
+            cid, rev = pin
+            file = str(entry.get("scenario", {}).get("file", nodeid.split("::", 1)[0]))
+            try:
+                file = Path(file).resolve().relative_to(root).as_posix()
+            except ValueError:
+                pass
+            if cid in catalogue and rev < catalogue.clause(cid).revision:
+                out.setdefault((file, cid, rev), Suspect("scenario" if "scenario" in entry else "test", nodeid,
+                                                         cid, rev, catalogue.clause(cid).revision))
+    return sorted(out.values(), key=lambda s: (s.where, s.clause))

@@ -126,9 +126,13 @@ def _check_clauses(data: dict[str, Any], problems: Problems) -> tuple[str, ...]:
     if "clauses" in data and not clauses and isinstance(data["clauses"], list):
         problems.add("clauses", "a scenario checks at least one clause")
     first_at: dict[str, int] = {}
-    for n, cid in enumerate(clauses):
-        if not isinstance(cid, str) or cid not in catalogue:
-            problems.add(f"clauses[{n}]", f"unknown clause id {cid!r}")
+    for n, declared in enumerate(clauses):
+        # "id@N" pins the clause revision the scenario was written against (a suspect once spec/ moves on)
+        cid, _, rev = declared.partition("@") if isinstance(declared, str) else (declared, "", "")
+        if not isinstance(cid, str) or cid not in catalogue or (rev and not rev.isdigit()):
+            problems.add(f"clauses[{n}]", f"unknown clause id {declared!r}")
+        elif rev and not 1 <= int(rev) <= catalogue.clause(cid).revision:
+            problems.add(f"clauses[{n}]", f"{cid} has no revision {rev} (spec/ holds {catalogue.clause(cid).revision})")
         elif cid in first_at:
             problems.add(f"clauses[{n}]", f"duplicate clause id {cid!r} (already clauses[{first_at[cid]}])")
         else:
