@@ -1,0 +1,193 @@
+"""`azul-rules diff`: every section from two synthetic coverage.json documents, the exit status,
+the statistics that keep noise out, and git-revision mode on a throwaway repository."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.diff import (build_revision, compare, mann_whitney_u, rate_test, render_markdown, render_text,
+                          word_diff)
+from harness.errors import UserError
+
+
+def clause(cid: str, text: str = "Take every tile of one colour.", revision: int = 1, **status: bool) -> dict[str, Any]:
+    flags = {s: status.get(s, True) for s in ("implemented", "exercised", "asserted", "guarded")}
+    return {"id": cid, "title": cid.rsplit(".", 1)[-1], "text": text, "revision": revision, **flags}
+
+
+def document() -> dict[str, Any]:
+    rng = random.Random(0)
+    return {
+        "clauses": [clause("duel.a.one"), clause("duel.a.two"), clause("duel.a.gone")],
+        "summary": {"total": {"total": 3, "implemented": 3, "exercised": 3, "asserted": 3, "guarded": 3}},
+        "suspects": [],
+        "matrix": [{"label": "defaults", "overrides": {}, "broken": {}, "stalled": 0,
+                    "scores": [rng.randint(20, 40) for _ in range(80)]},
+                   {"label": "duel.p=alt", "overrides": {"duel.p": "alt"}, "broken": {"tokens": "x.toml"}, "stalled": 0}],
+        "defaults_in_play": [{"id": "duel.p", "default": "std", "hits": 0}, {"id": "duel.q", "default": "std", "hits": 5}],
+        "campaign": {"games": 200, "failures": 0, "forced pass": 40, "tie broken by the Starting player tile": 10},
+        "policy_scores": {"greedy": [rng.randint(30, 60) for _ in range(400)]},
+    }
+
+
+def changed(base: dict[str, Any]) -> dict[str, Any]:
+    head = copy.deepcopy(base)
+    head["clauses"] = [clause("duel.a.one", "Take every tile of one colour and the start tile.", revision=2),
+                       clause("duel.a.two", asserted=False), clause("duel.a.new")]
+    head["suspects"] = [{"kind": "scenario", "where": "fixtures/x.toml:3", "clause": "duel.a.one", "pinned": 1,
+                         "revision": 2}]
+    head["matrix"][0]["broken"] = {"chips": "y.toml"}
+    head["matrix"][1]["broken"] = {}
+    head["defaults_in_play"][0]["hits"] = 12
+    head["defaults_in_play"][1]["hits"] = 0
+    head["campaign"]["forced pass"] = 90
+    head["policy_scores"]["greedy"] = [s + 8 for s in base["policy_scores"]["greedy"]]
+    return head
+
+
+def kinds(report: Any, section: str) -> list[tuple[str, str]]:
+    return [(f.kind, f.text) for f in report.findings if f.section == section]
+
+
+def test_identical_documents_move_nothing() -> None:
+    base = document()
+    report = compare(base, copy.deepcopy(base))
+    assert report.findings == [] and report.exit_status() == 0 and report.exit_status("moved") == 0
+    assert "nothing moved" in render_text(report)
+
+
+def test_every_section_of_a_change() -> None:
+    report = compare(document(), changed(document()))
+    clauses = kinds(report, "clauses")
+    assert ("moved", "added duel.a.new (revision 1): new") in clauses
+    assert ("worse", "removed duel.a.gone: gone") in clauses
+    revised = next(f for f in report.findings if f.text.startswith("revised duel.a.one"))
+    assert "revision 1 -> 2" in revised.text and "[-colour.-] {+colour and the start tile.+}" in revised.detail
+    assert kinds(report, "suspects") == [("worse", "scenario fixtures/x.toml:3: duel.a.one pinned @1, spec/ holds @2")]
+    assert ("worse", "duel.a.two: no longer asserted") in kinds(report, "status")
+    assert ("worse", "defaults x chips: pass -> FAIL") in kinds(report, "matrix")
+    assert ("better", "duel.p=alt x tokens: FAIL -> pass") in kinds(report, "matrix")
+    defaults = [t for _, t in kinds(report, "defaults")]
+    assert any("duel.p=std started deciding" in t for t in defaults)
+    assert any("duel.q=std stopped deciding" in t for t in defaults)
+    campaign = [t for _, t in kinds(report, "campaign")]
+    assert any(t.startswith("forced pass: 40 in 200 games -> 90 in 200 games") for t in campaign)
+    assert any(t.startswith("campaign scores (greedy policy)") for t in campaign)
+    assert report.exit_status() == 1
+    md = render_markdown(report)
+    for title in ("Clauses added", "Suspect links", "Clause status", "Interpretation-matrix", "Defaults", "campaign"):
+        assert title in md
+    assert ":x: worse" in md
+
+
+def test_a_move_alone_is_not_worse() -> None:
+    base = document()
+    head = copy.deepcopy(base)
+    head["policy_scores"]["greedy"] = [s + 8 for s in base["policy_scores"]["greedy"]]
+    head["defaults_in_play"][0]["hits"] = 3
+    report = compare(base, head)
+    assert report.findings and not report.worse
+    assert report.exit_status() == 0 and report.exit_status("moved") == 1
+
+
+def test_noise_is_not_reported_as_change() -> None:
+    base = document()
+    head = copy.deepcopy(base)
+    head["campaign"]["forced pass"] = 43                              # 40 -> 43 in 200 games: noise
+    rng = random.Random(1)
+    head["policy_scores"]["greedy"] = [rng.randint(30, 60) for _ in range(400)]   # same distribution, new draw
+    report = compare(base, head)
+    assert report.findings == [], render_text(report)
+    assert any("within noise" in n for n in report.notes)
+
+
+def test_more_failed_games_is_worse() -> None:
+    base = document()
+    head = copy.deepcopy(base)
+    head["campaign"]["failures"] = 1
+    assert ("worse", "failures: 0 in 200 games -> 1 in 200 games (p=1)") in kinds(compare(base, head), "campaign")
+
+
+def test_statistics() -> None:
+    same = list(range(50))
+    assert mann_whitney_u(same, same)[1] == pytest.approx(1.0, abs=0.02)
+    assert mann_whitney_u(same, [x + 25 for x in same])[1] < 1e-4
+    assert mann_whitney_u([], same)[1] == 1.0
+    assert rate_test(40, 200, 40, 200) == pytest.approx(1.0)
+    assert rate_test(40, 200, 90, 200) < 1e-4
+    assert rate_test(40, 200, 43, 200) > 0.5
+
+
+def test_word_diff() -> None:
+    assert word_diff("take all tiles", "take the tiles") == "take [-all-] {+the+} tiles"
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def throwaway_repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.email", "t@example.com")
+    _git(repo, "config", "user.name", "t")
+    base = document()
+    (repo / "cov.json").write_text(json.dumps(base))
+    _git(repo, "add", "cov.json")
+    _git(repo, "commit", "-q", "-m", "base")
+    (repo / "cov.json").write_text(json.dumps(changed(base)))
+    _git(repo, "commit", "-q", "-am", "head")
+    return repo
+
+
+COPY = [sys.executable, "-c", "import pathlib, shutil, sys; pathlib.Path(sys.argv[1]).mkdir(); "
+        "shutil.copy('cov.json', sys.argv[1] + '/coverage.json')", "{out}"]
+
+
+def _worktrees(repo: Path) -> int:
+    out = subprocess.run(["git", "-C", str(repo), "worktree", "list"], capture_output=True, text=True).stdout
+    return len(out.strip().splitlines())
+
+
+def test_git_revisions_are_built_in_temporary_worktrees(throwaway_repo: Path) -> None:
+    base = build_revision(throwaway_repo, "HEAD~1", COPY, seconds=60)
+    head = build_revision(throwaway_repo, "HEAD", COPY, seconds=60)
+    assert compare(base, head).worse
+    assert _worktrees(throwaway_repo) == 1                         # only the main working tree is left
+
+
+def test_a_build_out_of_time_or_interrupted_leaves_no_worktree(throwaway_repo: Path) -> None:
+    slow = [sys.executable, "-c", "import time; time.sleep(60)"]
+    with pytest.raises(UserError, match="took more than 1 s"):
+        build_revision(throwaway_repo, "HEAD", slow, seconds=1)
+    assert _worktrees(throwaway_repo) == 1
+    with pytest.raises(UserError, match="wrote no coverage.json"):
+        build_revision(throwaway_repo, "HEAD", [sys.executable, "-c", "pass"], seconds=30)
+    assert _worktrees(throwaway_repo) == 1
+    with pytest.raises(UserError, match="unknown-rev"):
+        build_revision(throwaway_repo, "unknown-rev", COPY, seconds=30)
+
+
+def test_the_command_line(tmp_path: Path) -> None:
+    base, head = tmp_path / "base.json", tmp_path / "head.json"
+    base.write_text(json.dumps(document()))
+    head.write_text(json.dumps(changed(document())))
+    cli = [sys.executable, "-m", "harness.cli", "diff"]
+    same = subprocess.run([*cli, str(base), str(base)], capture_output=True, text=True)
+    assert same.returncode == 0 and "verdict: nothing moved" in same.stdout
+    worse = subprocess.run([*cli, "--markdown", "--out", str(tmp_path / "d.md"), str(base), str(head)],
+                           capture_output=True, text=True)
+    assert worse.returncode == 1 and (tmp_path / "d.md").read_text().startswith("## azul-rules diff")
+    bad = subprocess.run([*cli, str(base), "no-such-revision-xyz"], capture_output=True, text=True,
+                         cwd=tmp_path)
+    assert bad.returncode == 2 and "azul-rules:" in bad.stderr
