@@ -71,14 +71,14 @@ def explain_command(clause_id: str) -> None:
 
 @cli.command("graph")
 @click.option("--format", "fmt", type=click.Choice(["svg", "png", "dot"]), default="svg", show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Output file (default docs/phases.FORMAT).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Output file (default: the checkout's docs/phases.FORMAT, wherever you run it from).")
 def graph_command(fmt: str, out: str | None) -> None:
     """Render the phase machine (the engine's own networkx graph) with graphviz."""
-    from pathlib import Path
-
+    from harness.coverage import ROOT
     from harness.diagram import has_dot, render_phases
 
-    target = render_phases(Path(out or f"docs/phases.{fmt}"), fmt)
+    target = render_phases(Path(out) if out else ROOT / "docs" / f"phases.{fmt}", fmt)
     if fmt != "dot" and not has_dot():
         click.echo("graphviz 'dot' not found (apt-get install graphviz); wrote DOT instead", err=True)
     click.echo(f"wrote {target}")
@@ -108,9 +108,9 @@ def main() -> None:
     """Entry point: user errors become one readable line and a non-zero exit."""
     try:
         cli.main(standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
         click.echo("aborted", err=True)
-        sys.exit(1)
+        sys.exit(130 if isinstance(exc.__context__, KeyboardInterrupt) else 1)   # Ctrl-C: 128 + SIGINT
     except click.ClickException as exc:
         click.echo(f"azul-rules: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)

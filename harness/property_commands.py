@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -16,6 +16,7 @@ from rich.table import Table
 from harness.errors import UserError
 from model.errors import RulesetError
 from model.ruleset import Ruleset, parse_override
+from properties.matrix import SHRINK_SECONDS
 from properties.watchdog import DEFAULT_GAME_SECONDS, DEFAULT_MEMORY_LIMIT, MEMORY_ENV
 
 
@@ -57,6 +58,12 @@ def _limit_memory(setting: str | None) -> None:
                    "uniform: any legal action (widest coverage); careful: uniform, but tiles go where fewest break.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
               show_default=True, help="Where failing games are written as scenarios.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the statistics and every game's result as JSON.")
+@click.option("--max-failures", type=click.IntRange(1), default=None,
+              help="Stop once this many games have failed (games not started are reported as skipped).")
+@click.option("--max-counterexamples", type=click.IntRange(0), default=3, show_default=True,
+              help="Counterexample files written per broken invariant (every failure is still counted).")
 @click.option("--game-seconds", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_GAME_SECONDS,
               show_default=True, help="Time budget of one game; past it the game fails as a livelock.")
 @click.option("--budget", "budget_seconds", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -64,9 +71,11 @@ def _limit_memory(setting: str | None) -> None:
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help=f"Memory cap of this run and its workers (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
 def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str, ...], policy: str,
-                     out: Path, game_seconds: float, budget_seconds: float | None, memory_limit: str | None) -> None:
+                     out: Path, json_path: Path | None, max_failures: int | None, max_counterexamples: int,
+                     game_seconds: float, budget_seconds: float | None, memory_limit: str | None) -> None:
     """Random legal games checked at every step, with statistics for designers."""
-    from properties.simulate import run_campaign, write_failure
+    from harness.simulate_output import campaign_json, campaign_statistics, failure_groups
+    from properties.simulate import run_campaign
 
     overrides = _overrides(interps)
     _limit_memory(memory_limit)
@@ -75,49 +84,49 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
         task = progress.add_task("simulating", total=games)
         report = run_campaign(games, seed, overrides, jobs=jobs or default_jobs(),
                               progress=lambda n: progress.advance(task, n), policy=policy,
-                              game_seconds=game_seconds, budget_seconds=budget_seconds)
+                              game_seconds=game_seconds, budget_seconds=budget_seconds,
+                              max_failures=max_failures)
     gs = report.games
     if not gs:
         console.print(f"[red]FAIL[/red] the time budget of {budget_seconds:g} s ran out before any game ended")
         raise SystemExit(1)
-    finished = [g for g in gs if g.failure is None]
-    scores = [s for g in finished for s in g.scores]
-    table = Table(title=f"{games} games, seed {seed}, policy {policy}" + (f", {overrides}" if overrides else ""))
-    table.add_column("statistic")
-    table.add_column("value", justify="right")
-    if scores:
+    stats = campaign_statistics(report)
+    table = Table(title=f"{len(gs)} games, seed {seed}, policy {policy}" + (f", {overrides}" if overrides else ""))
+    table.add_column("statistic", overflow="fold")
+    table.add_column("value", justify="right", overflow="fold")
+    if "score" in stats:
+        sc = stats["score"]
         table.add_row("score min / median / mean / max",
-                      f"{min(scores)} / {statistics.median(scores):g} / {statistics.mean(scores):.1f} / {max(scores)}")
-    if scores:
-        top = max(scores)
-        width = max(5, -(-(top + 1) // 8 // 5) * 5)          # at most about 8 buckets, multiples of 5
-        buckets = [0] * (top // width + 1)
-        for sc in scores:
-            buckets[sc // width] += 1
+                      f"{sc['min']} / {sc['median']:g} / {sc['mean']:.1f} / {sc['max']}")
         table.add_row("score distribution (per player)",
-                      "  ".join(f"{i * width}-{i * width + width - 1}: {n}" for i, n in enumerate(buckets) if n))
-    for seat in (0, 1):
-        table.add_row(f"wins P{seat + 1}", str(sum(g.winner == seat for g in finished)))
-    table.add_row("draws", str(sum(g.winner is None for g in finished)))
-    table.add_row("ties (equal points)", str(sum(g.scores[0] == g.scores[1] for g in finished)))
-    for name, n in sorted(report.totals("branches").items()):
+                      "  ".join(f"{k}: {n}" for k, n in stats["score_distribution"].items()))
+    for seat, n in stats["wins"].items():
+        table.add_row(f"wins {seat}", str(n))
+    table.add_row("draws", str(stats["draws"]))
+    table.add_row("ties (equal points)", str(stats["ties"]))
+    for name, n in stats["branches"].items():
         table.add_row(name, str(n))
-    draws = report.totals("draws")
     table.add_row("plates drawn blind (turns by number drawn)",
-                  ", ".join(f"{k}: {v}" for k, v in sorted(draws.items())) or "none")
-    untaken = sum(n for (i, _), n in report.totals("alt_hits").items() if i == "duel.prep.untaken-start-tile")
-    table.add_row("rounds where nobody took the Starting player tile", str(untaken))
-    table.add_row("actions per game (mean)", f"{statistics.mean(g.actions for g in gs):.0f}")
+                  ", ".join(f"{k}: {v}" for k, v in stats["plates_drawn_blind"].items()) or "none")
+    table.add_row("rounds where nobody took the Starting player tile", str(stats["untaken_start_tile_rounds"]))
+    table.add_row("actions per game (mean)", f"{stats['actions_mean']:.0f}")
     console.print(table)
-    failures = report.failures
-    for g in failures:
-        problem = g.broken(overrides, out, policy)
-        console.print("[red]FAIL[/red] " + escape(str(problem)), highlight=False, soft_wrap=True)
+    groups = failure_groups(report, overrides, out, policy, max_counterexamples)
+    for group in groups:
+        first, *rest = group.lines(len(gs))
+        console.print("[red]FAIL[/red] " + escape(first), highlight=False, soft_wrap=True)
+        for line in rest:
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
     unplayed = report.unplayed
     if unplayed:
         console.print(f"[red]FAIL[/red] the time budget of {budget_seconds:g} s ran out: {unplayed} game(s) "
                       f"not played (seeds {seed + games - unplayed}..{seed + games - 1} or a subset)")
-    console.print(f"{len(gs) - len(failures)} passed, {len(failures) + unplayed} failed")
+    failures = report.failures
+    skipped = f", {report.skipped} skipped (stopped after {max_failures} failures)" if report.skipped else ""
+    console.print(f"{len(gs) - len(failures)} passed, {len(failures) + unplayed} failed{skipped}")
+    if json_path:
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(json.dumps(campaign_json(report, groups, games=games, seed=seed), indent=1, sort_keys=True))
     if failures or unplayed:
         raise SystemExit(1)
 
@@ -132,13 +141,19 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
               help="Also write the matrix as JSON.")
 @click.option("--shrink", is_flag=True,
               help="For each row that breaks an invariant, let Hypothesis find and shrink a short "
-                   "counterexample (minutes per row).")
+                   "counterexample (within --shrink-seconds per row).")
+@click.option("--shrink-seconds", type=click.FloatRange(min=0, min_open=True), default=SHRINK_SECONDS,
+              show_default=True, help="Time budget of one row's search and shrink; past it the smallest "
+                                      "counterexample found so far is kept.")
+@click.option("--fail-on", type=click.Choice(["default", "any"]), default="default", show_default=True,
+              help="Exit status 1 when the defaults row breaks an invariant (default), or when any row does (any).")
 @click.option("--game-seconds", type=click.FloatRange(min=0, min_open=True), default=DEFAULT_GAME_SECONDS,
               show_default=True, help="Time budget of one game; past it the game fails as a livelock.")
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help=f"Memory cap (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
 def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, json_path: Path | None,
-                            shrink: bool, game_seconds: float, memory_limit: str | None) -> None:
+                            shrink: bool, shrink_seconds: float, fail_on: str, game_seconds: float,
+                            memory_limit: str | None) -> None:
     """Run every invariant under every alternative; print the matrix with counterexamples."""
     from properties.matrix import COLUMNS, matrix_rows, run_matrix
 
@@ -148,7 +163,8 @@ def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, 
     with _progress(console) as progress:
         task = progress.add_task("interpretations", total=games * len(rows))
         result = run_matrix(games, seed, jobs or default_jobs(), out, lambda n: progress.advance(task, n),
-                            game_seconds=game_seconds)
+                            game_seconds=game_seconds,
+                            on_row=lambda k, n, label: progress.update(task, description=f"row {k} of {n}: {label}"))
     table = Table(title=f"{len(COLUMNS)} invariants under every interpretation ({games} games per row)")
     table.add_column("alternative (others at their defaults)", overflow="fold")
     table.add_column("decided", justify="right")
@@ -162,13 +178,40 @@ def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, 
     for row in result:
         for name, path in row.broken.items():
             console.print(f"{row.label}: {name}: {row.messages[name]}\n    replay: azul-rules scenario {path}",
-                          highlight=False, markup=False)
-        if shrink and row.broken:
-            from properties.matrix import shrink_row
-            with console.status(f"shrinking a counterexample for {row.label} ..."):
-                shrunk = shrink_row(row.overrides, out)
-            if shrunk:
-                console.print(f"    shrunk ({shrunk[0]}): azul-rules scenario {shrunk[1]}", highlight=False, markup=False)
+                          highlight=False, markup=False, soft_wrap=True)
+    if shrink:
+        _shrink_broken_rows([r for r in result if r.broken], out, shrink_seconds, console)
     if json_path:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(json.dumps([r.to_json() for r in result], indent=2, sort_keys=True))
+    failing = failing_rows(result, fail_on)
+    if failing:
+        what = "the defaults break" if fail_on == "default" else f"{len(failing)} of {len(result)} rows break"
+        console.print(f"[red]FAIL[/red] {what} an invariant (--fail-on {fail_on}): "
+                      + escape("; ".join(f"{r.label}: {', '.join(r.broken)}" for r in failing)),
+                      highlight=False, soft_wrap=True)
+        raise SystemExit(1)
+
+
+def failing_rows(rows: list[Any], fail_on: str) -> list[Any]:
+    """The rows that make `interpretations` fail: the defaults row (first) when it breaks an
+    invariant (`default`), or every row that does (`any`)."""
+    return [r for r in rows if r.broken] if fail_on == "any" else [r for r in rows[:1] if r.broken]
+
+
+def _shrink_broken_rows(rows: list[Any], out: Path, seconds: float, console: Console) -> None:
+    """Hypothesis searches and shrinks a counterexample per broken row, each within `seconds`."""
+    from properties.matrix import shrink_row
+
+    for k, row in enumerate(rows, 1):
+        console.print(f"shrinking row {k} of {len(rows)}: {row.label} (budget {seconds:g} s)",
+                      highlight=False, markup=False, soft_wrap=True)
+        with console.status(f"shrinking row {k} of {len(rows)} ..."):
+            shrunk = shrink_row(row.overrides, out, seconds=seconds)
+        if shrunk is None:
+            console.print(f"    no failure found within {seconds:g} s (the counterexample above stands)",
+                          highlight=False, markup=False)
+        else:
+            how = "shrunk" if shrunk.complete else f"budget spent; smallest found in {seconds:g} s"
+            console.print(f"    {how} ({shrunk.invariant}): azul-rules scenario {shrunk.scenario}",
+                          highlight=False, markup=False, soft_wrap=True)

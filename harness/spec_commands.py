@@ -79,7 +79,9 @@ def clause_panel(catalogue: Catalogue, clause_id: str) -> Panel:
     if clause_id not in catalogue and clause_id in {i.id for i in catalogue.interpretations}:
         clause_id = catalogue.interpretation(clause_id).clause_id
     if clause_id not in catalogue:
-        raise UserError(f"unknown clause id {clause_id!r} (try 'azul-rules spec list')")
+        from spec.suggest import did_you_mean
+        hint = did_you_mean(clause_id, [*catalogue.ids, *(i.id for i in catalogue.interpretations)])
+        raise UserError(f"unknown clause id {clause_id!r}{hint} (try 'azul-rules spec list')")
     c = catalogue.clause(clause_id)
     lines = [f"[bold]{c.title}[/bold]  ({c.kind}, revision {c.revision}, {c.chapter})", "", c.text, ""]
     lines += ["[bold]Sources[/bold]"] + [f"  - {line}" for line in catalogue.source_lines(c)]

@@ -1,10 +1,15 @@
 """`azul-rules verify`: spec lint -> scenarios -> tests and properties -> simulation -> interpretation
-matrix -> coverage -> report, with a progress display per stage and a final summary."""
+matrix -> coverage -> report, with a progress display per stage and a final summary.
+
+Everything the run writes goes into the output folder (`--out`): the report, pytest's log
+(`pytest.log`) and the counterexamples found (`counterexamples/`); its scratch files live in a
+temporary folder that is removed at the end, also after Ctrl-C (exit status 130, with a summary of
+the stages that ran)."""
 
 from __future__ import annotations
 
 import os
-import subprocess
+import shutil
 import sys
 import tempfile
 import time
@@ -18,6 +23,8 @@ from rich.console import Console
 from rich.table import Table
 
 from harness.coverage import ROOT, compute, lint, load_test_results, summary
+from harness.ci import junit_args
+from harness.coverage import suspects
 from harness.report import ReportInputs, build_report
 from spec import default_catalogue, validate
 
@@ -27,6 +34,9 @@ PROFILES: dict[str, dict[str, int]] = {
     "deep": {"games": 10000, "matrix_games": 400, "shrink": 1},   # Hypothesis shrinks each broken row
 }
 
+INTERRUPTED = 130               # the shell's status for a run ended by Ctrl-C (128 + SIGINT)
+PROGRESS_EVERY = 10.0           # seconds between progress lines when the output is not a terminal
+
 
 @attrs.define
 class Stage:
@@ -34,6 +44,8 @@ class Stage:
     ok: bool = True
     detail: str = ""
     seconds: float = 0.0
+    failures: list[str] = attrs.field(factory=list)      # what failed, by id or path (named at the end)
+    progress: Callable[[str], None] = attrs.field(default=lambda text: None, repr=False, eq=False)
 
 
 def asserted_threshold() -> float:
@@ -49,8 +61,15 @@ def guarded_threshold() -> float:
 def _stage(console: Console, stages: list[Stage], name: str, fn: Callable[[Stage], Any]) -> Any:
     stage = Stage(name)
     start = time.perf_counter()
-    with console.status(f"[bold]{name}[/bold] ..."):
-        result = fn(stage)
+    try:
+        with console.status(f"[bold]{name}[/bold] ...") as status:
+            stage.progress = _progress_line(console, name, status)
+            result = fn(stage)
+    except KeyboardInterrupt:
+        stage.ok, stage.detail = False, "interrupted"
+        stage.seconds = time.perf_counter() - start
+        stages.append(stage)
+        raise
     stage.seconds = time.perf_counter() - start
     stages.append(stage)
     mark = "[green]ok[/green]" if stage.ok else "[red]FAILED[/red]"
@@ -58,20 +77,51 @@ def _stage(console: Console, stages: list[Stage], name: str, fn: Callable[[Stage
     return result
 
 
+def _progress_line(console: Console, name: str, status: Any) -> Callable[[str], None]:
+    """In a terminal: the spinner's text follows the stage; in a log (CI): a line every few seconds."""
+    if console.is_terminal:
+        return lambda text: status.update(f"[bold]{name}[/bold] ... {text}")
+    last = [time.monotonic()]
+
+    def line(text: str) -> None:
+        if time.monotonic() - last[0] >= PROGRESS_EVERY:
+            last[0] = time.monotonic()
+            console.print(f"  {name}: {text}", highlight=False, markup=False, soft_wrap=True)
+    return line
+
+
 SCENARIO_SECONDS = 60           # one scenario file takes milliseconds; past this the model hangs
 
 
 def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = None,
            console: Console | None = None) -> int:
+    """Run every stage; 0 when all passed, 1 when any failed, 130 when interrupted (Ctrl-C)."""
     console = console or Console()
+    stages: list[Stage] = []
+    started = time.time()
+    work = Path(tempfile.mkdtemp(prefix="azul-verify-"))
+    try:
+        return _verify(profile, Path(out), jobs, console, stages, work)
+    except KeyboardInterrupt:
+        _tidy_interrupted_report(Path(out), started)
+        console.print()
+        console.print("[red]interrupted[/red] (Ctrl-C): the stages so far", highlight=False)
+        _finish(console, stages)
+        return INTERRUPTED
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages: list[Stage], work: Path) -> int:
     settings = PROFILES[profile]
     jobs = jobs or max(1, os.cpu_count() or 1)
-    stages: list[Stage] = []
+    found = work / "counterexamples"            # copied into the report at the end
 
     def spec_lint(st: Stage) -> None:
         _, problems = validate()
         st.ok = not problems
         st.detail = "no problems" if st.ok else "; ".join(map(str, problems[:3]))
+        st.failures = [str(p) for p in problems]
     _stage(console, stages, "spec lint", spec_lint)
     if not stages[-1].ok:
         return _finish(console, stages)
@@ -85,32 +135,49 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
         limit_memory()                  # watchdogs: a runaway fails with MemoryError (docs/design.md)
         files = list(scenario_files([ROOT / "fixtures"]))
         failed = []
-        for path in files:
+        for n, path in enumerate(files):
+            st.progress(f"{n}/{len(files)} files, {len(failed)} failed")
             try:
                 with alarm(SCENARIO_SECONDS):
                     if not run_scenario(load_scenario(path)).passed:
-                        failed.append(path.name)
+                        failed.append(_shown(path))
             except ScenarioError as exc:
                 failed.append(str(exc))
             except TimeBudgetExceeded:
                 failed.append(f"{path.name}: no end within {SCENARIO_SECONDS} s (a model loop hangs)")
         st.ok = not failed and bool(files)
+        st.failures = failed
         st.detail = f"{len(files) - len(failed)}/{len(files)} passed" + (f"; failed: {', '.join(failed[:3])}" if failed else "")
         return len(files)
     scenario_count = _stage(console, stages, "scenarios", scenarios)
 
-    tests_json = Path(tempfile.mkdtemp(prefix="azul-verify-")) / "tests.json"
+    tests_json = work / "tests.json"
+    log = work / "pytest.log"
 
     def tests(st: Stage) -> None:
-        log = ROOT / ".azul-rules" / "pytest.log"
-        log.parent.mkdir(exist_ok=True)
+        from harness.pytest_run import PytestRun, run_pytest
+
+        def on_line(line: str, run: PytestRun, failed: str | None) -> None:
+            if failed:
+                console.print(f"  [red]FAILED[/red] {failed}", highlight=False, soft_wrap=True)
+            st.progress(run.progress_text())
         env = {**os.environ, "HYPOTHESIS_PROFILE": profile}
-        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                              f"--clause-json={tests_json}"], cwd=ROOT, env=env, capture_output=True, text=True)
-        log.write_text(run.stdout + run.stderr)
-        last = (run.stdout.strip().splitlines() or ["no output"])[-1]
+        try:
+            run = run_pytest(["-p", "no:cacheprovider", f"--clause-json={tests_json}", *junit_args(),
+                              f"--basetemp={work / 'pytest'}"], cwd=ROOT, env=env,      # tests' tmp_path: ours
+                             log=log, on_line=on_line, python=sys.executable)
+        except KeyboardInterrupt as exc:
+            so_far: PytestRun | None = getattr(exc, "pytest_run", None)
+            if so_far is not None:
+                st.failures = list(so_far.failed)
+                console.print()
+                console.print(f"tests before the interrupt: {so_far.progress_text()}", highlight=False)
+            raise
         st.ok = run.returncode == 0
-        st.detail = last.strip("= ") + ("" if st.ok else f" (log: {log.relative_to(ROOT)})")
+        st.failures = list(run.failed)
+        closing = run.closing or f"pytest exited with status {run.returncode} (no summary line)"
+        console.print(closing, highlight=False, markup=False, soft_wrap=True)   # CI logs: the counts alone
+        st.detail = closing + ("" if st.ok else f" (log: {out}/pytest.log)")
     _stage(console, stages, "tests and properties", tests)
     test_results = load_test_results(tests_json)
 
@@ -138,29 +205,43 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
     guard = _stage(console, stages, "mutation analysis", mutation)
 
     def simulation(st: Stage) -> Any:
-        from properties.simulate import run_campaign, write_failure
-        campaign = run_campaign(settings["games"], 0, {}, jobs=jobs, policy="greedy")   # scores: the oracle sees points
+        from properties.simulate import group_failures, run_campaign, write_failure
+        games = settings["games"]
+        done = [0]
+
+        def advance(n: int) -> None:
+            done[0] += n
+            st.progress(f"{done[0]}/{games} games")
+        campaign = run_campaign(games, 0, {}, jobs=jobs, policy="greedy", progress=advance)  # scores: the oracle sees points
         failures = campaign.failures
-        for g in failures:
-            write_failure(g, {}, ROOT / "counterexamples")
+        for g in failures[:MAX_COUNTEREXAMPLES]:
+            st.failures.append(str(write_failure(g, {}, found, "greedy")))
         st.ok = not failures
-        st.detail = f"{settings['games']} games, {len(failures)} broke an invariant"
+        st.detail = f"{games} games, {len(failures)} broke an invariant"
+        if failures:
+            st.detail += ": " + "; ".join(f"{len(gs)}/{games} broke {name}" for name, gs in group_failures(failures))
         return campaign
     campaign = _stage(console, stages, "simulation campaign", simulation)
 
     def matrix(st: Stage) -> list[dict[str, Any]]:
-        from properties.matrix import run_matrix
-        rows = run_matrix(settings["matrix_games"], 0, jobs, ROOT / "counterexamples")
+        from properties.matrix import matrix_rows, run_matrix
+        total = len(matrix_rows()) * settings["matrix_games"]
+        done = [0]
+
+        def advance(n: int) -> None:
+            done[0] += n
+            st.progress(f"{done[0]}/{total} games")
+        rows = run_matrix(settings["matrix_games"], 0, jobs, found, advance)
         if settings["shrink"]:
             from properties.matrix import shrink_row
             for i, row in enumerate(rows):
                 if row.broken:
-                    shrunk = shrink_row(row.overrides, ROOT / "counterexamples")
+                    shrunk = shrink_row(row.overrides, found)
                     if shrunk:
-                        name, path = shrunk
-                        rows[i] = attrs.evolve(row, broken={**row.broken, name: path})
+                        rows[i] = attrs.evolve(row, broken={**row.broken, shrunk.invariant: shrunk.scenario})
         defaults = rows[0]
         st.ok = not defaults.broken
+        st.failures = [f"defaults: {name}: {path}" for name, path in defaults.broken.items()]
         broken_rows = sum(bool(r.broken) for r in rows)
         st.detail = (f"{len(rows)} rows x {settings['matrix_games']} games; defaults "
                      f"{'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; {broken_rows} rows break an invariant")
@@ -173,6 +254,7 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
         s = summary(rows)["total"]
         threshold = asserted_threshold()
         st.ok = not problems and s["asserted_share"] >= threshold
+        st.failures = [str(p) for p in problems]
         st.detail = (f"{s['implemented']}/{s['total']} implemented, {s['exercised']} exercised, {s['asserted']} asserted "
                      f"({s['asserted_share']:.0%}, threshold {threshold:.0%})")
         if problems:
@@ -187,18 +269,78 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
         alt_hits = campaign.totals("alt_hits")
         build_report(ReportInputs(catalogue, clause_rows, test_results, matrix_rows, settings["matrix_games"],
                                   campaign.totals("edge_hits"), camp, len(campaign.games), profile, scenario_count,
-                                  {f"{i}={a}": n for (i, a), n in sorted(alt_hits.items())}),
+                                  {f"{i}={a}": n for (i, a), n in sorted(alt_hits.items())},
+                                  stages=[{"name": x.name, "ok": x.ok, "detail": x.detail, "failures": list(x.failures)}
+                                          for x in stages],
+                                  thresholds={"asserted": asserted_threshold(), "guarded": guarded_threshold()},
+                                  policy_scores={campaign.policy: [sc for g in campaign.games if g.failure is None
+                                                                   for sc in g.scores]},
+                                  substep_visits=campaign.totals("substep_hits"), fixtures=ROOT / "fixtures",
+                                  suspects=[sp.to_json() for sp in suspects(catalogue, test_results)]),
                      out)
-        st.detail = f"{out}/index.html, coverage.md, coverage.json"
+        _publish(out, log, found)
+        st.detail = f"{out}/index.html, coverage.md, coverage.json, pytest.log"
     _stage(console, stages, "report", report)
     return _finish(console, stages)
 
 
+MAX_COUNTEREXAMPLES = 20        # counterexample files verify writes per stage (all failures are counted)
+
+
+def _shown(path: Path) -> str:
+    """A path as the user can type it: relative to the checkout when inside it."""
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _publish(out: Path, log: Path, found: Path) -> None:
+    """Put pytest's log and the counterexamples into the report and make it readable by everyone
+    (folders 0755, files 0644: a temporary folder is created 0700)."""
+    if log.exists():
+        shutil.copyfile(log, out / "pytest.log")
+    if found.is_dir():
+        (out / "counterexamples").mkdir(exist_ok=True)
+        for src in found.iterdir():
+            if not (out / "counterexamples" / src.name).exists():
+                shutil.copyfile(src, out / "counterexamples" / src.name)
+    os.chmod(out, 0o755)
+    for folder, dirs, files in os.walk(out):
+        for d in dirs:
+            os.chmod(Path(folder) / d, 0o755)
+        for f in files:
+            os.chmod(Path(folder) / f, 0o644)
+
+
+def _tidy_interrupted_report(out: Path, started: float) -> None:
+    """After Ctrl-C: no half-built `.{out}-*` folder stays behind; a report moved aside is put back."""
+    if not out.parent.is_dir():
+        return
+    old = out.with_name(f".{out.name}-old")
+    if old.is_dir() and not out.exists():
+        old.rename(out)
+    for leftover in out.parent.glob(f".{out.name}-*"):
+        try:
+            if leftover.is_dir() and leftover.stat().st_mtime >= started - 1:
+                shutil.rmtree(leftover, ignore_errors=True)
+        except OSError:
+            pass
+
+
 def _finish(console: Console, stages: list[Stage]) -> int:
     table = Table(title="azul-rules verify")
-    for col in ("stage", "result", "seconds"):
-        table.add_column(col)
+    table.add_column("stage", overflow="fold")
+    table.add_column("result", no_wrap=True)
+    table.add_column("seconds", justify="right", no_wrap=True)
     for st in stages:
-        table.add_row(st.name, "[green]ok[/green]" if st.ok else "[red]FAILED[/red]", f"{st.seconds:.1f}")
+        result = "[green]ok[/green]" if st.ok else ("[yellow]interrupted[/yellow]" if st.detail == "interrupted"
+                                                   else "[red]FAILED[/red]")
+        table.add_row(st.name, result, f"{st.seconds:.1f}")
     console.print(table)
+    for st in stages:
+        if st.failures and not st.ok:
+            console.print(f"[red]{st.name}[/red] failed ({len(st.failures)}):", highlight=False)
+            for name in st.failures:
+                console.print(f"  {name}", highlight=False, markup=False, soft_wrap=True)   # ids never cut
     return 0 if all(st.ok for st in stages) else 1

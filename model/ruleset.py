@@ -15,6 +15,7 @@ import attrs
 from model.components import ComponentTables, build_tables
 from model.errors import RulesetError
 from spec import Catalogue, default_catalogue
+from spec.suggest import did_you_mean
 
 # Every interpretation point the engine branches on, with the alternatives it can run.
 IMPLEMENTED: dict[str, tuple[str, ...]] = {
@@ -109,11 +110,12 @@ class Ruleset:
         choices = default_choices(catalogue)
         for interp_id, alt in sorted((overrides or {}).items()):
             if interp_id not in choices:
-                raise RulesetError(f"unknown interpretation point {interp_id!r} "
+                raise RulesetError(f"unknown interpretation point {interp_id!r}{did_you_mean(interp_id, choices)} "
                                    f"(known: {', '.join(sorted(choices))})")
             names = catalogue.interpretation(interp_id).names
             if alt not in names:
-                raise RulesetError(f"{interp_id} has no alternative {alt!r} (alternatives: {', '.join(names)})")
+                raise RulesetError(f"{interp_id} has no alternative {alt!r}{did_you_mean(alt, names)} "
+                                   f"(alternatives: {', '.join(names)})")
             choices[interp_id] = alt
         missing = sorted(set(IMPLEMENTED) - set(choices))
         if missing:

@@ -36,7 +36,9 @@ def test_same_seed_same_campaign() -> None:
 
 @pytest.mark.clause("duel.acquire.end", "duel.acquire.plate.draw")
 def test_matrix_finds_the_must_pay_deadlock_and_its_counterexample_replays(tmp_path: Path) -> None:
-    rows = {r.label: r for r in run_matrix(1, seed=0, jobs=1, out=tmp_path)}
+    started: list[tuple[int, int, str]] = []
+    rows = {r.label: r for r in run_matrix(1, seed=0, jobs=1, out=tmp_path, on_row=lambda *a: started.append(a))}
+    assert [k for k, _, _ in started] == list(range(1, len(rows) + 1)) and started[0] == (1, len(rows), "defaults")
     assert rows["defaults"].broken == {}, "\n".join(f"{k}: {rows['defaults'].messages[k]}: replay: azul-rules scenario {v}"
                                                    for k, v in rows["defaults"].broken.items())
     deadlock = rows["duel.acquire.end.passed-tokens=strict + duel.plate.draw-at-zero=must-pay"]
@@ -49,3 +51,58 @@ def test_careful_policy_scores_more_than_uniform() -> None:
     uniform = sum(sum(play_checked(s, record=False, deep_every=0).scores) for s in range(8))
     careful = sum(sum(play_checked(s, record=False, deep_every=0, policy="careful").scores) for s in range(8))
     assert careful > uniform
+
+
+DEADLOCK = ("--interpretation", "duel.acquire.end.passed-tokens=strict",
+            "--interpretation", "duel.plate.draw-at-zero=must-pay", "--policy", "uniform")   # every game stalls
+
+
+def test_simulate_groups_failures_by_invariant_caps_files_and_writes_json(tmp_path: Path) -> None:
+    import json
+
+    run = _cli("simulate", "--games", "5", "--jobs", "1", *DEADLOCK, "--out", str(tmp_path / "ce"),
+               "--max-counterexamples", "2", "--json", str(tmp_path / "run.json"))
+    assert run.returncode == 1, run.stdout[-3000:] + run.stderr
+    assert run.stdout.count("FAIL") == 1 and "5/5 broke progress (seeds 0-4)" in run.stdout, run.stdout
+    assert "counterexamples written: 2 of 5" in run.stdout
+    assert len(list((tmp_path / "ce").glob("*.toml"))) == 2
+    data = json.loads((tmp_path / "run.json").read_text())
+    assert data["failed"] == 5 and data["failures"][0]["invariant"] == "progress" and data["failures"][0]["games"] == 5
+    assert [g["seed"] for g in data["results"]] == [0, 1, 2, 3, 4]
+    assert data["results"][0]["failure"]["counterexample"].endswith("seed-0.toml")
+    assert data["results"][4]["failure"]["counterexample"] is None          # past the cap: counted, not written
+    assert "wins" in data["statistics"] and data["interpretations"]["duel.plate.draw-at-zero"] == "must-pay"
+
+
+def test_simulate_json_holds_statistics_of_a_passing_run(tmp_path: Path) -> None:
+    import json
+
+    run = _cli("simulate", "--games", "2", "--jobs", "1", "--json", str(tmp_path / "run.json"), "--out", str(tmp_path))
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr
+    data = json.loads((tmp_path / "run.json").read_text())
+    assert data["passed"] == 2 and data["statistics"]["score"]["max"] >= data["statistics"]["score"]["min"]
+    assert len(data["results"]) == 2 and all(g["failure"] is None for g in data["results"])
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_max_failures_stops_the_campaign_at_the_same_game_whatever_the_jobs(jobs: int) -> None:
+    overrides = {"duel.acquire.end.passed-tokens": "strict", "duel.plate.draw-at-zero": "must-pay"}
+    report = run_campaign(6, 0, overrides, jobs=jobs, max_failures=2)
+    assert [g.seed for g in report.games] == [0, 1] and len(report.failures) == 2 and report.skipped == 4
+
+
+def test_interpretations_fail_on_decides_the_exit_status() -> None:
+    from harness.property_commands import failing_rows
+    from properties.matrix import MatrixRow
+
+    def row(label: str, broken: dict[str, str]) -> MatrixRow:
+        return MatrixRow(label, {}, 1, broken, {k: "m" for k in broken}, 0, 0)
+    holds, breaks = row("defaults", {}), row("x=y", {"progress": "p.toml"})
+    assert failing_rows([holds, breaks], "default") == []
+    assert failing_rows([holds, breaks], "any") == [breaks]
+    assert failing_rows([breaks, holds], "default") == [breaks]
+
+
+def test_interpretations_exit_status_with_fail_on_any(tmp_path: Path) -> None:
+    run = _cli("interpretations", "--games", "1", "--jobs", "1", "--out", str(tmp_path), "--fail-on", "any")
+    assert run.returncode == 1 and "rows break an invariant (--fail-on any)" in run.stdout, run.stdout[-2000:] + run.stderr

@@ -20,6 +20,7 @@ from model.actions import NotationError as ActionNotationError
 from model.actions import parse_action
 from model.phases import PHASES as ALL_PHASES
 from spec import default_catalogue
+from spec.suggest import did_you_mean
 
 __all__ = ["FACTORY_NAMES", "Locator", "Problem", "Scenario", "ScenarioError", "Step", "load_scenario",
            "is_scenario_file", "looks_like_scenario", "scenario_files", "with_readings"]
@@ -130,7 +131,7 @@ def _check_clauses(data: dict[str, Any], problems: Problems) -> tuple[str, ...]:
         # "id@N" pins the clause revision the scenario was written against (a suspect once spec/ moves on)
         cid, _, rev = declared.partition("@") if isinstance(declared, str) else (declared, "", "")
         if not isinstance(cid, str) or cid not in catalogue or (rev and not rev.isdigit()):
-            problems.add(f"clauses[{n}]", f"unknown clause id {declared!r}")
+            problems.add(f"clauses[{n}]", f"unknown clause id {declared!r}{did_you_mean(str(cid), catalogue.ids)}")
         elif rev and not 1 <= int(rev) <= catalogue.clause(cid).revision:
             problems.add(f"clauses[{n}]", f"{cid} has no revision {rev} (spec/ holds {catalogue.clause(cid).revision})")
         elif cid in first_at:
@@ -176,7 +177,7 @@ def _check_steps(data: dict[str, Any], problems: Problems) -> tuple[Step, ...]:
             problems.add(field, str(exc) if isinstance(exc, ActionNotationError) else "expected an action")
             continue
         if "error" in raw and raw["error"] not in catalogue:
-            problems.add(f"{field}.error", f"unknown clause id {raw['error']!r}")
+            problems.add(f"{field}.error", f"unknown clause id {raw['error']!r}{did_you_mean(str(raw['error']), catalogue.ids)}")
         if "then" in raw:
             raw["then"] = _table(raw["then"], THEN_KEYS, f"{field}.then", problems)
             _check_then(raw["then"], f"{field}.then", problems)
