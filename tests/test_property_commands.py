@@ -106,3 +106,49 @@ def test_interpretations_fail_on_decides_the_exit_status() -> None:
 def test_interpretations_exit_status_with_fail_on_any(tmp_path: Path) -> None:
     run = _cli("interpretations", "--games", "1", "--jobs", "1", "--out", str(tmp_path), "--fail-on", "any")
     assert run.returncode == 1 and "rows break an invariant (--fail-on any)" in run.stdout, run.stdout[-2000:] + run.stderr
+
+
+def test_shrink_row_keeps_to_its_time_budget(tmp_path: Path) -> None:
+    import time
+
+    from properties.matrix import shrink_row
+
+    start = time.monotonic()
+    assert shrink_row({}, tmp_path, seconds=2) is None          # the defaults hold: 200 examples would take minutes
+    assert time.monotonic() - start < 20
+
+
+def test_shrink_row_keeps_hypothesis_please_report_this_from_the_user(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Hypothesis prints "PLEASE REPORT THIS" when shrinking runs past its own limit (five minutes);
+    the limit set to zero makes it print at the first shrink of a planted failure."""
+    import hypothesis.internal.conjecture.engine as engine
+    from hypothesis import strategies as st
+    from hypothesis.reporting import with_reporter
+    from hypothesis.stateful import RuleBasedStateMachine, rule
+
+    import properties.machine
+    from properties.failure import InvariantBroken
+    from properties.matrix import shrink_row
+
+    class Planted(RuleBasedStateMachine):
+        @rule(n=st.integers(0, 10_000))
+        def take(self, n: int) -> None:
+            if n > 10:
+                raise InvariantBroken("planted", f"n = {n}", seed=None, step=1, scenario=tmp_path / "planted.toml")
+
+    from hypothesis import settings
+    Planted.TestCase.settings = settings(database=None, derandomize=True, max_examples=200)   # no replay of a saved case
+    monkeypatch.setattr(engine, "MAX_SHRINKING_SECONDS", 0)
+    heard: list[str] = []
+    with with_reporter(heard.append):                      # the planted failure does make Hypothesis say it
+        try:
+            Planted.TestCase().runTest()
+        except BaseException:
+            pass
+    assert any("PLEASE REPORT THIS" in str(m) for m in heard)
+    capsys.readouterr()
+    monkeypatch.setattr(properties.machine, "machine_for", lambda overrides, directory: Planted)
+    shrunk = shrink_row({}, tmp_path, seconds=30)
+    assert shrunk is not None and shrunk.invariant == "planted"
+    out = capsys.readouterr()
+    assert "PLEASE REPORT" not in out.out + out.err and "Falsifying" not in out.out + out.err
