@@ -347,10 +347,29 @@ def _git(repo: Path, *args: str) -> str:
     return run.stdout.strip()
 
 
-def default_build(python: str = sys.executable) -> list[str]:
+# The revision's own `verify`, with its mutation stage judging from the revision's committed
+# tests/mutants.json instead of re-running stale clauses (a revision whose store is stale would
+# otherwise spend most of an hour on mutants): guarded status is then as that commit recorded it.
+_STORED_MUTANTS = """
+import sys
+try:
+    import harness.mutation.analysis as analysis
+    analysis.stale = lambda plans, stored: []
+except ImportError:
+    pass
+from harness.cli import main
+sys.argv = ["azul-rules", *sys.argv[1:]]
+main()
+"""
+
+
+def default_build(python: str = sys.executable, rerun_mutants: bool = False) -> list[str]:
     """The command building a revision's coverage.json in its worktree ({out} is the report folder):
     the revision's own `verify`, so each side is measured by its own code."""
-    return [python, "-m", "harness.cli", "verify", "--profile", "ci", "--out", "{out}"]
+    args = ["verify", "--profile", "ci", "--out", "{out}"]
+    if rerun_mutants:
+        return [python, "-m", "harness.cli", *args]
+    return [python, "-c", _STORED_MUTANTS, *args]
 
 
 @contextmanager
@@ -449,9 +468,13 @@ def _sigterm_as_interrupt() -> Iterator[None]:
               help="Exit 1 when something got worse, or (moved) when anything changed at all, e.g. a lock update.")
 @click.option("--build-seconds", type=click.FloatRange(1), default=BUILD_SECONDS, show_default=True,
               help="Time budget for building one git revision.")
+@click.option("--rerun-mutants", is_flag=True,
+              help="Let a revision's verify re-run its stale mutants (default: judge from its committed tests/mutants.json).")
+@click.option("--build-log", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for each revision's build output (REV.log).")
 @click.option("--repo", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True)
 def diff_command(base: str, head: str, markdown: bool, out: Path | None, fail_on: str, build_seconds: float,
-                 repo: Path) -> None:
+                 rerun_mutants: bool, build_log: Path | None, repo: Path) -> None:
     """What changed between BASE and HEAD: two coverage.json files (or report folders), or two git
     revisions (each built with its own `verify --profile ci` in a temporary worktree)."""
     with _sigterm_as_interrupt():
@@ -459,7 +482,11 @@ def diff_command(base: str, head: str, markdown: bool, out: Path | None, fail_on
         for spec in (base, head):
             if not Path(spec).exists():
                 click.echo(f"building {spec} in a temporary worktree (up to {build_seconds:.0f} s) ...", err=True)
-            sides.append(load_side(spec, repo, seconds=build_seconds))
+            log = None
+            if build_log is not None:
+                build_log.mkdir(parents=True, exist_ok=True)
+                log = build_log / (spec.replace("/", "_").replace("~", "-") + ".log")
+            sides.append(load_side(spec, repo, default_build(rerun_mutants=rerun_mutants), build_seconds, log))
     report = compare(sides[0], sides[1], base, head)
     text = render_markdown(report) if markdown else render_text(report)
     click.echo(text, nl=False)
