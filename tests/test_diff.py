@@ -191,3 +191,14 @@ def test_the_command_line(tmp_path: Path) -> None:
     bad = subprocess.run([*cli, str(base), "no-such-revision-xyz"], capture_output=True, text=True,
                          cwd=tmp_path)
     assert bad.returncode == 2 and "azul-rules:" in bad.stderr
+
+
+def test_the_default_build_runs_the_revisions_own_cli_with_stored_mutants() -> None:
+    from harness.diff import default_build
+
+    command = default_build()
+    assert command[-5:] == ["verify", "--profile", "ci", "--out", "{out}"]
+    assert "analysis.stale = lambda" in command[2]
+    run = subprocess.run([*command[:3], "--version"], capture_output=True, text=True)
+    assert run.returncode == 0 and "version" in run.stdout
+    assert default_build(rerun_mutants=True)[1:3] == ["-m", "harness.cli"]
