@@ -185,3 +185,13 @@ def test_scenarios_accept_pins_up_to_the_current_revision(tmp_path: Path) -> Non
     future.write_text(source.replace("duel.score.broken-penalty@1", "duel.score.broken-penalty@9"))
     with pytest.raises(ScenarioError, match=r"clauses\[0\].*no revision 9"):
         load_scenario(future)
+
+
+def test_junit_xml_holds_scenarios(tmp_path: Path) -> None:
+    scenario = ROOT / "fixtures" / "duel" / "rulebook" / "broken-two-tiles-cost-three.toml"
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--clause-json=",
+                          *junit_args({"AZUL_JUNIT_DIR": str(tmp_path)}), str(scenario)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stdout[-2000:]
+    xml = (tmp_path / "tests.xml").read_text()
+    assert 'name="rulebook.broken-two-tiles-cost-three"' in xml and 'classname="fixtures.duel.rulebook.' in xml
