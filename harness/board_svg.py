@@ -185,6 +185,18 @@ def _factories(x: float, y: float, state: GameState, tables: ComponentTables | N
     return parts
 
 
+def _hand(state: GameState) -> list[int]:
+    """Plates a player holds during a plate decision (drawn, kept and being placed, or to return)."""
+    p = state.pending
+    if p is None:
+        return []
+    if p.kind == "place":
+        return [p.data[0], *p.extra] if p.data else list(p.extra)
+    if p.kind in ("draw", "return"):
+        return list(p.extra)
+    return []
+
+
 def board_svg(state: GameState, tables: ComponentTables | None = None, title: str = "") -> str:
     """The position as a standalone SVG document (no scripts, no external resources)."""
     width, height = 900, 470
@@ -211,6 +223,15 @@ def board_svg(state: GameState, tables: ComponentTables | None = None, title: st
             parts.append(_rect(50 + k * 40, 130, 24, 24, "#eceef2", stroke="#c3c9d5", rx=3,
                                extra=' stroke-dasharray="3 2"'))
     parts.append(_text(180, 146, f"pile {len(state.pile)} plates", 10, fill="#5b6475"))
+    hand = _hand(state)
+    if hand:
+        parts.append(f'<g class="hand"><title>plates in the hand of player {state.pending.player + 1}</title>'
+                     if state.pending else '<g class="hand">')
+        parts.append(_text(290, 140, f"in hand (P{state.pending.player + 1})" if state.pending else "in hand", 9,
+                           fill="#5b6475"))
+        for k, plate in enumerate(hand[:6]):
+            parts.extend(_plate(360 + k * 40, 130, plate, tables))
+        parts.append("</g>")
     parts.append("</g>")
     for who, pl in enumerate(state.players):
         parts.extend(_player(10 + who * 445, 172, who, pl, state, tables))

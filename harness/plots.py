@@ -12,6 +12,7 @@ import matplotlib
 
 matplotlib.use("svg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullLocator  # noqa: E402
 
 plt.rcParams.update({"font.family": "DejaVu Sans", "font.size": 9, "svg.fonttype": "none",
                      "axes.spines.top": False, "axes.spines.right": False})
@@ -53,15 +54,18 @@ def decided_counts(counts: Mapping[str, int], title: str) -> str:
     fig, ax = plt.subplots(figsize=(9.5, 0.9 + 0.28 * len(labels)))
     values = [counts[k] for k in labels]
     colours = ["#2f6fdf" if v else "#b3261e" for v in values]
-    ax.barh(range(len(labels)), [max(v, 0) for v in values], color=colours)
+    ax.barh(range(len(labels)), [v + 1 for v in values], color=colours)
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     for tick, v in zip(ax.get_yticklabels(), values):
         if not v:
             tick.set_color("#b3261e")
     ax.invert_yaxis()
-    ax.set_xscale("symlog")
+    ax.set_xscale("log")
+    ax.set_xlim(0.8, max(values) * 3 + 2)
+    ax.xaxis.set_minor_locator(NullLocator())       # minor log ticks cost seconds of text layout
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))   # plain text, no mathtext parsing
     for i, v in enumerate(values):
-        ax.text(max(v, 0), i, f" {v}", va="center", fontsize=7)
-    ax.set_xlabel("decisions in play (log scale; red: never decided anything)")
+        ax.text(v + 1, i, f" {v}", va="center", fontsize=7)
+    ax.set_xlabel("decisions in play + 1 (log scale; red: never decided anything)")
     ax.set_title(title, loc="left", fontsize=10)
     return _svg(fig)

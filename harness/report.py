@@ -24,6 +24,7 @@ _ENV = jinja2.Environment(loader=jinja2.PackageLoader("harness", "templates"),
 
 
 _ENV.tests["contains"] = lambda seq, item: item in seq
+_ENV.tests["endswith"] = lambda text, suffix: str(text).endswith(suffix)
 
 
 @attrs.frozen
@@ -62,10 +63,19 @@ def _verdict(inputs: ReportInputs, totals: Mapping[str, Any]) -> dict[str, Any]:
         need = float(inputs.thresholds.get(key, 0.0))
         if totals[f"{key}_share"] < need:
             below.append(f"{key} {totals[f'{key}_share']:.0%} is below the threshold {need:.0%}")
-    failed_stages = [st for st in inputs.stages if not st["ok"]]
+    failed_stages = [{**st, "failures": [_short(f) for f in st.get("failures", [])]}
+                     for st in inputs.stages if not st["ok"]]
+    failed_scenarios = sorted({_short(f) for f in failed_scenarios})
     ok = not failed_stages and not failed_tests and not failed_scenarios and not below and not inputs.suspects
     return {"ok": ok, "stages": failed_stages, "tests": failed_tests, "scenarios": failed_scenarios,
             "below": below, "all_stages": list(inputs.stages)}
+
+
+def _short(text: str) -> str:
+    """A path inside the checkout, relative to it (ids and paths are never cut otherwise)."""
+    from harness.coverage import ROOT
+    prefix = str(ROOT) + "/"
+    return text.replace(prefix, "")
 
 
 def _pictures(inputs: ReportInputs, tmp: Path, extra: list[Path]) -> dict[str, str]:

@@ -162,3 +162,12 @@ def test_png_of_a_position(tmp_path: Path) -> None:
     run = CliRunner().invoke(main, ["show", str(src), "--png", str(tmp_path / "b.png")])
     assert run.exit_code == 0, run.output
     assert (tmp_path / "b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plates_in_hand_are_drawn(tmp_path: Path) -> None:
+    from harness.pictures import scenario_pictures
+    from harness.scenarios import load_scenario
+    pictures = scenario_pictures(load_scenario(ROOT / "fixtures/duel/rulebook/plate-draw-pays-two.toml"), tmp_path)
+    kept = next(p for p in pictures if "keep" in p.label)
+    svg = (tmp_path / kept.file).read_text()
+    assert 'class="hand"' in svg and "P09" in svg, "the kept plate is drawn in the player's hand"
