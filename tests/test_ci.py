@@ -94,10 +94,11 @@ def test_the_lock_pins_every_dependency() -> None:
 
 
 def test_every_package_and_data_folder_is_packaged() -> None:
-    from setuptools import find_namespace_packages
+    from setuptools import find_namespace_packages, find_packages
 
     find = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
-    found = set(find_namespace_packages(str(ROOT), include=find["include"]))
+    finder = find_namespace_packages if find.get("namespaces", True) else find_packages
+    found = set(finder(str(ROOT), include=find["include"]))
     assert {"harness.templates", "spec.azul_duel", "harness.scenarios", "harness.mutation", "model"} <= found
 
 
