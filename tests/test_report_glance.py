@@ -171,3 +171,11 @@ def test_plates_in_hand_are_drawn(tmp_path: Path) -> None:
     kept = next(p for p in pictures if "keep" in p.label)
     svg = (tmp_path / kept.file).read_text()
     assert 'class="hand"' in svg and "P09" in svg, "the kept plate is drawn in the player's hand"
+
+
+def test_markdown_summary_leads_with_the_verdict(tmp_path: Path) -> None:
+    md = (build_report(_inputs(FAILING, STAGES_FAILED, tmp_path), tmp_path / "r") / "coverage.md").read_text()
+    head = md.split("| chapter |")[0]
+    assert "**FAILED**" in head and "tests and properties" in head and "tests/x.py::test_broken" in head
+    md = (build_report(_inputs(TESTS, STAGES_OK, tmp_path), tmp_path / "r2") / "coverage.md").read_text()
+    assert "**PASS**" in md.split("| chapter |")[0]
