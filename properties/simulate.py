@@ -291,8 +291,11 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
                 reports.extend(done)
                 if progress:
                     progress(len(done))
-        except BaseException:
+        except BaseException:                 # Ctrl-C: stop now, not after the queued games
+            workers = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
             raise
         finally:
             pool.shutdown(wait=True)

@@ -152,3 +152,21 @@ def test_shrink_row_keeps_hypothesis_please_report_this_from_the_user(tmp_path: 
     assert shrunk is not None and shrunk.invariant == "planted"
     out = capsys.readouterr()
     assert "PLEASE REPORT" not in out.out + out.err and "Falsifying" not in out.out + out.err
+
+
+def test_ctrl_c_stops_a_parallel_simulate_with_130_and_no_worker_tracebacks(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "harness.cli", "simulate", "--games", "2000", "--jobs", "2",
+                             "--out", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(8)                                   # start-up, then games running in both workers
+    os.killpg(proc.pid, signal.SIGINT)              # as Ctrl-C does: the whole process group
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, out[-2000:] + err[-3000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
