@@ -26,13 +26,13 @@ def clause(cid: str, text: str = "Take every tile of one colour.", revision: int
 def document() -> dict[str, Any]:
     rng = random.Random(0)
     return {
-        "clauses": [clause("duel.a.one"), clause("duel.a.two"), clause("duel.a.gone")],
+        "clauses": [clause("rule.a.one"), clause("rule.a.two"), clause("rule.a.gone")],
         "summary": {"total": {"total": 3, "implemented": 3, "exercised": 3, "asserted": 3, "guarded": 3}},
         "suspects": [],
         "matrix": [{"label": "defaults", "overrides": {}, "broken": {}, "stalled": 0,
                     "scores": [rng.randint(20, 40) for _ in range(80)]},
-                   {"label": "duel.p=alt", "overrides": {"duel.p": "alt"}, "broken": {"tokens": "x.toml"}, "stalled": 0}],
-        "defaults_in_play": [{"id": "duel.p", "default": "std", "hits": 0}, {"id": "duel.q", "default": "std", "hits": 5}],
+                   {"label": "point.p=alt", "overrides": {"point.p": "alt"}, "broken": {"tokens": "x.toml"}, "stalled": 0}],
+        "defaults_in_play": [{"id": "point.p", "default": "std", "hits": 0}, {"id": "point.q", "default": "std", "hits": 5}],
         "campaign": {"games": 200, "failures": 0, "forced pass": 40, "tie broken by the Starting player tile": 10},
         "policy_scores": {"greedy": [rng.randint(30, 60) for _ in range(400)]},
     }
@@ -40,9 +40,9 @@ def document() -> dict[str, Any]:
 
 def changed(base: dict[str, Any]) -> dict[str, Any]:
     head = copy.deepcopy(base)
-    head["clauses"] = [clause("duel.a.one", "Take every tile of one colour and the start tile.", revision=2),
-                       clause("duel.a.two", asserted=False), clause("duel.a.new")]
-    head["suspects"] = [{"kind": "scenario", "where": "fixtures/x.toml:3", "clause": "duel.a.one", "pinned": 1,
+    head["clauses"] = [clause("rule.a.one", "Take every tile of one colour and the start tile.", revision=2),
+                       clause("rule.a.two", asserted=False), clause("rule.a.new")]
+    head["suspects"] = [{"kind": "scenario", "where": "fixtures/x.toml:3", "clause": "rule.a.one", "pinned": 1,
                          "revision": 2}]
     head["matrix"][0]["broken"] = {"chips": "y.toml"}
     head["matrix"][1]["broken"] = {}
@@ -67,17 +67,17 @@ def test_identical_documents_move_nothing() -> None:
 def test_every_section_of_a_change() -> None:
     report = compare(document(), changed(document()))
     clauses = kinds(report, "clauses")
-    assert ("moved", "added duel.a.new (revision 1): new") in clauses
-    assert ("worse", "removed duel.a.gone: gone") in clauses
-    revised = next(f for f in report.findings if f.text.startswith("revised duel.a.one"))
+    assert ("moved", "added rule.a.new (revision 1): new") in clauses
+    assert ("worse", "removed rule.a.gone: gone") in clauses
+    revised = next(f for f in report.findings if f.text.startswith("revised rule.a.one"))
     assert "revision 1 -> 2" in revised.text and "[-colour.-] {+colour and the start tile.+}" in revised.detail
-    assert kinds(report, "suspects") == [("worse", "scenario fixtures/x.toml:3: duel.a.one pinned @1, spec/ holds @2")]
-    assert ("worse", "duel.a.two: no longer asserted") in kinds(report, "status")
+    assert kinds(report, "suspects") == [("worse", "scenario fixtures/x.toml:3: rule.a.one pinned @1, spec/ holds @2")]
+    assert ("worse", "rule.a.two: no longer asserted") in kinds(report, "status")
     assert ("worse", "defaults x chips: pass -> FAIL") in kinds(report, "matrix")
-    assert ("better", "duel.p=alt x tokens: FAIL -> pass") in kinds(report, "matrix")
+    assert ("better", "point.p=alt x tokens: FAIL -> pass") in kinds(report, "matrix")
     defaults = [t for _, t in kinds(report, "defaults")]
-    assert any("duel.p=std started deciding" in t for t in defaults)
-    assert any("duel.q=std stopped deciding" in t for t in defaults)
+    assert any("point.p=std started deciding" in t for t in defaults)
+    assert any("point.q=std stopped deciding" in t for t in defaults)
     campaign = [t for _, t in kinds(report, "campaign")]
     assert any(t.startswith("forced pass: 40 in 200 games -> 90 in 200 games") for t in campaign)
     assert any(t.startswith("campaign scores (greedy policy)") for t in campaign)
