@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from harness.coverage import ROOT, compute, lint, load_test_results, summary
@@ -73,7 +74,8 @@ def _stage(console: Console, stages: list[Stage], name: str, fn: Callable[[Stage
     stage.seconds = time.perf_counter() - start
     stages.append(stage)
     mark = "[green]ok[/green]" if stage.ok else "[red]FAILED[/red]"
-    console.print(f"{mark} {name}: {stage.detail} [dim]({stage.seconds:.1f}s)[/dim]", highlight=False)
+    console.print(f"{mark} {name}: {escape(stage.detail)} [dim]({stage.seconds:.1f}s)[/dim]", highlight=False,
+                  soft_wrap=True)                       # ids and paths in the detail are never split or cut
     return result
 
 

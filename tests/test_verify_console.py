@@ -141,3 +141,17 @@ def test_graph_writes_into_the_checkout_not_the_current_folder(tmp_path: Path, m
     result = CliRunner().invoke(cli, ["graph", "--format", "dot"])
     assert result.exit_code == 0, result.output
     assert written == [ROOT / "docs" / "phases.dot"] and list(tmp_path.iterdir()) == []
+
+
+def test_stage_line_keeps_ids_with_brackets_and_long_paths_whole() -> None:
+    from harness.verify import _stage
+
+    long_path = "fixtures/duel/a_folder_with_a_long_name/and_a_scenario_file_whose_name_is_long_too.toml"
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+
+    def failing(st: Stage) -> None:
+        st.ok, st.detail = False, f"failed: tests/test_x.py::test_y[bold] and {long_path}"
+    _stage(console, [], "scenarios", failing)
+    text = out.getvalue()
+    assert "tests/test_x.py::test_y[bold]" in text and long_path in text, text
