@@ -76,8 +76,15 @@ def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: b
                       TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False) as progress:
             task = progress.add_task("mutants", total=n)
 
+            done = [0]
+
             def advance(_: MutantResult) -> None:
                 progress.advance(task)
+                done[0] += 1
+                if not console.is_terminal and (done[0] % 50 == 0 or done[0] == n):
+                    elapsed = time.monotonic() - started
+                    eta = elapsed / done[0] * (n - done[0])
+                    console.print(f"mutant {done[0]} of {n}, {elapsed:.0f} s, ETA {eta:.0f} s", highlight=False)
 
             new = run(ROOT, plans, todo, jobs or os.cpu_count() or 1, advance)
         stored.setdefault("clauses", {}).update(new)

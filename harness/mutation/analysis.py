@@ -94,19 +94,26 @@ def stale(plans: Mapping[str, ClausePlan], stored: Mapping[str, Any]) -> list[st
 
 
 def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], jobs: int,
-        on_result: Callable[[MutantResult], None]) -> dict[str, dict[str, Any]]:
-    """Run the mutants of `clauses`; new store entries by clause."""
+        on_result: Callable[[MutantResult], None], deadline: float | None = None) -> dict[str, dict[str, Any]]:
+    """Run the mutants of `clauses`; new store entries by clause. With a `deadline`, clauses whose
+    mutants did not all run in time get no entry (they stay stale, never half-trusted)."""
+    clauses = list(clauses)
     chosen = [plans[c] for c in clauses if plans[c].mutants]
     work = [(m, p.tests, p.timeout) for p in chosen for m in p.mutants]
-    results = iter(run_all(root, work, jobs, on_result))
+    results = iter(run_all(root, work, jobs, on_result, deadline))
     out: dict[str, dict[str, Any]] = {}
     for p in chosen:
         rows = []
+        complete = True
         for m in p.mutants:
             r = next(results)
+            if r is None:
+                complete = False
+                continue
             rows.append({"id": m.id, "diff": m.diff(root), "status": r.status, "killer": r.killer,
                          "seconds": round(r.seconds, 2)})
-        out[p.clause] = {"hash": p.hash, "tests": list(p.tests), "fallback": p.fallback, "mutants": rows}
+        if complete:
+            out[p.clause] = {"hash": p.hash, "tests": list(p.tests), "fallback": p.fallback, "mutants": rows}
     for cid in clauses:
         if cid in plans and not plans[cid].mutants:
             out[cid] = {"hash": plans[cid].hash, "tests": list(plans[cid].tests), "fallback": plans[cid].fallback,

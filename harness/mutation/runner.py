@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
@@ -77,8 +78,9 @@ class Worker:
 
 
 def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], jobs: int,
-            on_result: Callable[[MutantResult], None]) -> list[MutantResult]:
-    """Run every (mutant, tests, timeout) on `jobs` private copies; results in the order of `work`."""
+            on_result: Callable[[MutantResult], None], deadline: float | None = None) -> list[MutantResult | None]:
+    """Run every (mutant, tests, timeout) on `jobs` private copies; results in the order of `work`.
+    Work not started by `deadline` (time.monotonic()) is skipped and comes back as None."""
     if not work:
         return []
     jobs = max(1, min(jobs, len(work)))
@@ -91,6 +93,8 @@ def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], job
             copies.put(worker)
 
         def task(index: int) -> None:
+            if deadline is not None and time.monotonic() > deadline:
+                return
             copy = copies.get()
             try:
                 mutant, tests, timeout = work[index]
@@ -102,4 +106,4 @@ def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], job
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             for future in [pool.submit(task, i) for i in range(len(work))]:
                 future.result()
-    return [results[i] for i in range(len(work))]
+    return [results.get(i) for i in range(len(work))]

@@ -39,11 +39,16 @@ def load_tracking(path: Path, resolve: Mapping[str, str]) -> list[TestRecord]:
     return out
 
 
+# The mutation analysis's own tests plant mutants themselves: never run them against a mutant.
+NOT_SELECTED = ("tests/test_mutation.py",)
+
+
 def tests_for(clause: str, records: list[TestRecord]) -> list[TestRecord]:
     """Passing tests that fired or declare `clause`, fastest first; [] when none."""
-    chosen = [r for r in records if r.passed and (clause in r.fired or clause in r.declared)]
+    chosen = [r for r in records if r.passed and r.file not in NOT_SELECTED
+              and (clause in r.fired or clause in r.declared)]
     return sorted(chosen, key=lambda r: (r.duration, r.nodeid))
 
 
 def whole_suite(records: list[TestRecord]) -> list[TestRecord]:
-    return sorted((r for r in records if r.passed), key=lambda r: (r.duration, r.nodeid))
+    return sorted((r for r in records if r.passed and r.file not in NOT_SELECTED), key=lambda r: (r.duration, r.nodeid))
