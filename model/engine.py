@@ -101,6 +101,7 @@ class Game(Generation, Legality, Acquisition, Tiling, Preparation):
         """Apply a legal action; raise IllegalAction (state unchanged) otherwise."""
         problem = self.why_illegal(action)
         if problem is not None:
+            cite(problem[0])                   # the rule fired: it refused the action
             raise IllegalAction(action, *problem)
         events: list[Event] = []
         self._apply(action, events)

@@ -464,7 +464,14 @@ def test_the_unbroken_model_passes(tmp_path) -> None:
     assert_games_hold(range(2), directory=tmp_path, policy="greedy")
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+def _guarding(name: str) -> pytest.MarkDecorator:
+    """The invariant clauses this invariant checks: the catch test asserts them (and, for mutation
+    analysis, is what guards an invariant clause: breaking the model makes the invariant fail)."""
+    invariant = next(i for i in (*INVARIANTS, *STEP_INVARIANTS) if i.name == name)
+    return pytest.mark.clause(*(c for c in invariant.clauses if c.startswith("duel.invariant.")))
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_guarding(n)) for n in sorted(CASES)])
 def test_invariant_catches_its_broken_rule(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     breaker, overrides = CASES[name]
     breaker(monkeypatch)

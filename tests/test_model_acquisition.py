@@ -193,6 +193,7 @@ def test_pass_only_when_nothing_else_and_the_other_player_continues() -> None:
     for pl in s.players:
         pl.tokens_used = 2
     set_small(g, 1, moon=[B, Y], chip=1)
+    set_small(g, 2, chip=2, revealed=True)      # an empty Factory: its chip lies revealed
     s.players[0].chips_this_round = 2
     assert g.why_illegal(parse_action("pass"))[0] == "duel.acquire.pass"
     play(g, "moon yellow", "broken")            # P1; now P2 to move
@@ -202,6 +203,8 @@ def test_pass_only_when_nothing_else_and_the_other_player_continues() -> None:
     play(g, "pass")
     assert g.current_player == 1
     play(g, "chip 1")
+    assert g.current_player == 1, "P1 has passed: P2 takes its turns one after another"
+    play(g, "chip 2")
     assert s.round == 2, "Factories empty and tokens used: Acquisition (and the round) is over"
 
 
@@ -244,3 +247,14 @@ def test_passed_player_with_an_unused_token(reading: str, stalls: bool) -> None:
         play(g, "pass")                         # P2 has nothing to do either
     assert g.is_stalled is stalls
     assert g.legal_actions() == [] if stalls else s.round == 2
+
+
+@pytest.mark.clause("duel.lines.premature")
+def test_tiles_may_go_on_a_line_whose_dome_row_has_no_matching_space_yet() -> None:
+    g = _setup_small()
+    s = g.state
+    assert not any(s.players[0].plates[6:9]), "no plate in the bottom band: row 5 has no space yet"
+    set_small(g, 1, sun={B: 3, Y: 1}, chip=1)
+    play(g, "sun 1 blue", "line 5")
+    assert (s.players[0].line_colour[4], s.players[0].line_count[4]) == (B, 3)
+

@@ -200,8 +200,12 @@ def test_the_order_in_which_players_tile_does_not_matter() -> None:
 @pytest.mark.clause("duel.lines.right-to-left")
 def test_lines_are_shown_filling_from_the_right() -> None:
     from model.render import render_text
-    g = bare()
-    set_line(g, 0, 3, R, 2)
+    from tests.helpers import empty_table, in_acquisition, set_small
+    g = in_acquisition(0)
+    empty_table(g)
+    g.state.to_move = 0
+    set_small(g, 1, sun={R: 2, B: 2}, chip=1)
+    play(g, "sun 1 red", "line 3")                        # two red tiles placed by the rules
     assert "  .RR |" in render_text(g)
 
 
