@@ -38,8 +38,10 @@ def _did_you_mean(word: str, known: list[str]) -> str:
 @click.option("--tracking", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_JSON, show_default=True,
               help="The suite's per-test clause record (pytest writes it).")
 @click.option("--dry-run", is_flag=True, help="List what would run, run nothing.")
+@click.option("--budget", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
+              help="Stop starting mutants after this long; clauses not finished stay stale.")
 def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: bool, jobs: int | None,
-                   json_path: Path | None, tracking: Path, dry_run: bool) -> None:
+                   json_path: Path | None, tracking: Path, dry_run: bool, budget: float | None) -> None:
     """Plant small rule bugs at each clause's code and check that its tests notice (guarded)."""
     console = Console()
     catalogue = default_catalogue()
@@ -86,7 +88,8 @@ def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: b
                     eta = elapsed / done[0] * (n - done[0])
                     console.print(f"mutant {done[0]} of {n}, {elapsed:.0f} s, ETA {eta:.0f} s", highlight=False)
 
-            new = run(ROOT, plans, todo, jobs or os.cpu_count() or 1, advance)
+            new = run(ROOT, plans, todo, jobs or os.cpu_count() or 1, advance,
+                      started + budget if budget else None)
         stored.setdefault("clauses", {}).update(new)
         stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items()) if k in plans}
         save_results(ROOT, stored)

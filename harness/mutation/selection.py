@@ -1,6 +1,9 @@
-"""Which tests bear on a clause: those that fired it (the recorder's per-test tracking) or declare
-it (`@pytest.mark.clause`, a scenario's `clauses`). Fastest first, so a killed mutant costs little.
-When no tracking exists for a clause, the whole suite runs."""
+"""Which tests bear on a clause: every passing test that declares it (`@pytest.mark.clause`, a
+scenario's `clauses`), plus the cheapest few of those that merely fired it (the recorder's per-test
+tracking). "Cheapest" is measured by how many rule sites the test fired, a deterministic stand-in for
+its running time, so the selection (and the stored results' hash) does not move with the machine's
+load, and adding a long campaign test does not make every clause's results stale. Cheapest first,
+so a killed mutant costs little. When no tracking exists for a clause, the whole suite runs."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ class TestRecord:
     fired: frozenset[str]
     declared: frozenset[str]
     passed: bool
+    cost: int = 0                    # clause hits the test fired: a deterministic measure of its size
 
     @property
     def file(self) -> str:
@@ -35,7 +39,7 @@ def load_tracking(path: Path, resolve: Mapping[str, str]) -> list[TestRecord]:
         fired = frozenset(resolve.get(c, c) for c in entry.get("fired", {}))
         declared = frozenset(resolve.get(c.partition("@")[0], c.partition("@")[0]) for c in entry.get("declared", []))
         out.append(TestRecord(nodeid, float(entry.get("duration", 1.0)), fired, declared,
-                              entry.get("outcome") == "passed"))
+                              entry.get("outcome") == "passed", sum(int(v) for v in entry.get("fired", {}).values())))
     return out
 
 
@@ -43,12 +47,18 @@ def load_tracking(path: Path, resolve: Mapping[str, str]) -> list[TestRecord]:
 NOT_SELECTED = ("tests/test_mutation.py",)
 
 
+# How many tests that fired a clause without declaring it join the clause's declared tests.
+FIRING_TESTS = 8
+
+
 def tests_for(clause: str, records: list[TestRecord]) -> list[TestRecord]:
-    """Passing tests that fired or declare `clause`, fastest first; [] when none."""
-    chosen = [r for r in records if r.passed and r.file not in NOT_SELECTED
-              and (clause in r.fired or clause in r.declared)]
-    return sorted(chosen, key=lambda r: (r.duration, r.nodeid))
+    """The tests bearing on `clause`, cheapest first; [] when none."""
+    usable = [r for r in records if r.passed and r.file not in NOT_SELECTED]
+    declared = [r for r in usable if clause in r.declared]
+    firing = sorted((r for r in usable if clause in r.fired and clause not in r.declared),
+                    key=lambda r: (r.cost, r.nodeid))[:FIRING_TESTS]
+    return sorted(declared + firing, key=lambda r: (r.cost, r.nodeid))
 
 
 def whole_suite(records: list[TestRecord]) -> list[TestRecord]:
-    return sorted((r for r in records if r.passed and r.file not in NOT_SELECTED), key=lambda r: (r.duration, r.nodeid))
+    return sorted((r for r in records if r.passed and r.file not in NOT_SELECTED), key=lambda r: (r.cost, r.nodeid))
