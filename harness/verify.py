@@ -31,7 +31,7 @@ from spec import default_catalogue, validate
 
 PROFILES: dict[str, dict[str, int]] = {
     # mutation_seconds: time for re-running stale clauses' mutants (the rest stay stale: not guarded)
-    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_seconds": 420},
+    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_seconds": 300},
     "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_seconds": 1800},
     "deep": {"games": 10000, "matrix_games": 400, "shrink": 1},   # Hypothesis shrinks each broken row
 }
