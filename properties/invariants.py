@@ -72,7 +72,9 @@ def tile_conservation(game: Game) -> list[str]:
     return out
 
 
-def _hand_plates(game: Game) -> list[int]:
+def hand_plates(game: Game) -> list[int]:
+    """The plates a player holds during a plate decision (drawn, kept and being placed, or to be
+    returned under the pile)."""
     p = game.state.pending
     if p is None:
         return []
@@ -91,7 +93,7 @@ def component_conservation(game: Game) -> list[str]:
         chips += pl.chips + pl.used_chips
     if sorted(chips) != list(range(1, 21)):
         out.append(f"Bonus chips are not each in one place: {sorted(chips)}")
-    plates = list(s.pile) + [p for p in s.display if p] + _hand_plates(game)
+    plates = list(s.pile) + [p for p in s.display if p] + hand_plates(game)
     for pl in s.players:
         plates += [p for p in pl.plates if p]
     if sorted(plates) != list(range(1, 19)):

@@ -13,6 +13,7 @@ from harness.scenarios.notation import (
 )
 from model import Game
 from model.events import Event
+from properties.invariants import hand_plates
 
 
 def _player_view(game: Game, who: int) -> dict[str, Any]:
@@ -52,19 +53,6 @@ def _labels(ids: list[int], prefix: str) -> list[str]:
 
 def _plates(n: int) -> str:
     return f"{n} plate{'' if n == 1 else 's'}"
-
-
-def hand_plates(game: Game) -> list[int]:
-    """The plates a player holds during a plate decision (drawn, kept and being placed, or to be
-    returned under the pile)."""
-    p = game.state.pending
-    if p is None:
-        return []
-    if p.kind == "place":
-        return [p.data[0], *p.extra]
-    if p.kind in ("draw", "return"):
-        return list(p.extra)
-    return []
 
 
 def _normalise_plate(v: str) -> str:
