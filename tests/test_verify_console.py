@@ -94,7 +94,10 @@ def test_an_interrupted_report_leaves_no_half_built_folder(tmp_path: Path) -> No
 def test_ctrl_c_exits_130_with_a_partial_summary_and_leaves_nothing_behind(tmp_path: Path) -> None:
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    env = {**os.environ, "TMPDIR": str(scratch), "COLUMNS": "80"}
+    # A clean environment: under `make verify JUNIT=junit` (CI) the outer run's AZUL_* settings, such
+    # as the JUnit folder, would make the inner verify write into the current folder.
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("AZUL_")}, "TMPDIR": str(scratch),
+           "COLUMNS": "80"}
     proc = subprocess.Popen([sys.executable, "-m", "harness.cli", "verify", "--out", str(tmp_path / "report")],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seen = []
