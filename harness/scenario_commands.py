@@ -99,14 +99,20 @@ def show_command(path: Path, steps: bool, export_after: int | None, readings: tu
         if step.error:
             click.echo(f"\n{step.field}: {step.action}  (expected refusal: {step.error})")
             continue
-        try:
-            game.apply(parse_action(step.action))
-        except IllegalAction as exc:
-            raise UserError(f"{scenario.file}: {step.field}: {exc}") from None
-        except PhaseEnded:
-            pass
+        _apply_step(game, scenario, step)
         click.echo(f"\nafter {step.field}: {step.action}" + _stopped(game))
         click.echo(render_text(game))
+
+
+def _apply_step(game, scenario, step) -> None:  # type: ignore[no-untyped-def]
+    """One `when` step of a scenario shown to a user: an illegal step is one readable error line; a
+    step that ends at the scenario's `stop` is no error."""
+    try:
+        game.apply(parse_action(step.action))
+    except IllegalAction as exc:
+        raise UserError(f"{scenario.file}: {step.field}: {exc}") from None
+    except PhaseEnded:
+        pass
 
 
 def _draw(scenario, steps: bool, svg_out: Path | None, png_out: Path | None) -> None:  # type: ignore[no-untyped-def]
@@ -155,12 +161,7 @@ def _export(scenario, game, after: int) -> None:  # type: ignore[no-untyped-def]
     for n, step in enumerate(steps[:after], 1):
         if getattr(game, "stopped", None) is not None:
             raise UserError(f"{scenario.file}: the scenario stops at {game.stopped.stop} after {n - 1} steps")
-        try:
-            game.apply(parse_action(step.action))
-        except IllegalAction as exc:
-            raise UserError(f"{scenario.file}: {step.field}: {exc}") from None
-        except PhaseEnded:
-            pass
+        _apply_step(game, scenario, step)
     try:
         click.echo(position_toml(game, scenario_id=f"{scenario.id}.after-{after}",
                                  description=f"The position of {scenario.id} after {after} steps.",
