@@ -1,0 +1,43 @@
+"""The game registry: games are found through entry points, and the shared layers name no game."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from harness.registry import UnknownGame, game_names, get_game
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ["harness/registry.py"]          # shared modules already written against the registry
+
+
+def test_every_registered_game_loads_its_parts() -> None:
+    assert "duel" in game_names() and game_names()[0] == "duel"
+    for name in game_names():
+        entry = get_game(name)
+        assert entry.name == name and entry.id_prefix.endswith(".")
+        assert (ROOT / "spec" / entry.spec_dir).is_dir(), entry.spec_dir
+        assert callable(entry.load("new_game"))
+        for kind in entry.renderers:
+            assert callable(entry.renderer(kind))
+
+
+def test_unknown_game_says_did_you_mean() -> None:
+    with pytest.raises(UnknownGame, match="did you mean 'duel'"):
+        get_game("dule")
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_shared_modules_import_no_game(module: str) -> None:
+    """A shared module never imports a game's package (model, properties, a game's harness folder)."""
+    games = {get_game(n).name for n in game_names()}
+    tree = ast.parse((ROOT / module).read_text())
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        for name in names:
+            parts = name.split(".")
+            assert parts[0] not in {"model", "properties"}, f"{module} imports {name}"
+            assert not (parts[0] == "harness" and len(parts) > 1 and parts[1] in games), f"{module} imports {name}"
