@@ -7,6 +7,8 @@ PROFILE ?= ci
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 LOCK := requirements/lock.txt
+# Test-only peer engine for `azul-rules differential` (hashed; see docs/design.md "Peer engine").
+PEER := requirements/peer.txt
 # JUNIT=DIR: write JUnit XML of the tests and scenarios (DIR/tests.xml) for CI to publish.
 JUNIT ?=
 # make diff BASE=REV|coverage.json HEAD=REV|coverage.json [DIFF_FORMAT=--markdown] [DIFF_OUT=FILE]
@@ -21,9 +23,10 @@ export AZUL_JUNIT_DIR := $(JUNIT)
 
 # Install exactly the lock (hashes checked), then the project itself without touching dependencies
 # (setuptools comes from the lock too: no build isolation, no unpinned download).
-$(STAMP): pyproject.toml $(LOCK)
+$(STAMP): pyproject.toml $(LOCK) $(PEER)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install -q --no-deps --ignore-requires-python --require-hashes -r $(PEER)
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
