@@ -12,10 +12,10 @@ from spec.catalogue import (
     Source,
 )
 from spec.errors import SpecError
-from spec.loader import SPEC_ROOT, default_catalogue, load_catalogue, validate
+from spec.loader import DEFAULT_GAME, SPEC_ROOT, catalogue_games, default_catalogue, load_catalogue, validate
 
 __all__ = [
     "CLAUSE_KINDS", "Alternative", "Catalogue", "Chapter", "Clause", "Components", "Document",
-    "Interpretation", "SPEC_ROOT", "Source", "SpecError", "default_catalogue", "load_catalogue",
-    "validate",
+    "DEFAULT_GAME", "Interpretation", "SPEC_ROOT", "Source", "SpecError", "catalogue_games",
+    "default_catalogue", "load_catalogue", "validate",
 ]

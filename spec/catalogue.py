@@ -155,8 +155,11 @@ class Catalogue:
     clauses: tuple[Clause, ...]
     documents: tuple[Document, ...]
     chapters: tuple[Chapter, ...]
-    components: Components
+    components: Components | None = None   # only for a game whose catalogue.toml names component data
     exclusions: tuple[Exclusion, ...] = ()
+    game: str = "duel"                     # from the folder's catalogue.toml
+    title: str = "Azul Duel"
+    id_prefix: str = "duel."
     _by_id: Mapping[str, Clause] = attrs.field(init=False, repr=False, eq=False)
     _interps: Mapping[str, Interpretation] = attrs.field(init=False, repr=False, eq=False)
 

@@ -1,7 +1,13 @@
-"""Load and validate the clause catalogue strictly: every problem names file, line, clause, field.
+"""Load and validate a clause catalogue strictly: every problem names file, line, clause, field.
 
 Validation collects every problem (for `spec lint`); `load_catalogue` refuses to return anything
 when there is at least one, so nothing is ever half-loaded.
+
+The spec root holds `documents.toml` (every document any catalogue cites) and one folder per game.
+A game's folder has a `catalogue.toml` naming the game, its title, the id prefix of its clauses,
+the documents it cites and (optionally) its component data and that data's schema; the chapter
+files `NN-name.toml` and `trace-exclusions.toml` sit beside it. Nothing game-specific is chosen
+here: `load_catalogue(game="azul")` finds the folder whose catalogue.toml says `game = "azul"`.
 """
 
 from __future__ import annotations
@@ -9,8 +15,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from spec.catalogue import (
     CLAUSE_KINDS,
@@ -45,6 +54,12 @@ DOC_FIELDS = {"id": str, "title": str, "file": str, "locator": str, "primary": b
 DOC_SECTION_FIELDS = {"id": str, "title": str, "sentences": int}
 EXCLUSION_FIELDS = {"doc": str, "at": str, "fp": str, "reason": str}
 EXCLUSIONS_FILE = "trace-exclusions.toml"
+CATALOGUE_FILE = "catalogue.toml"
+CATALOGUE_FIELDS = {"game": str, "title": str, "id_prefix": str, "documents": list, "components": str,
+                    "component_schema": str}
+CATALOGUE_REQUIRED = ("game", "title", "id_prefix", "documents")
+PREFIX_PATTERN = re.compile(r"^[a-z][a-z0-9-]*\.$")
+DEFAULT_GAME = "duel"
 TABLET_SIDES_KNOWN = (
     "rows-complete", "colourful-rows", "columns-complete", "outer-spaces", "diagonals",
     "corner-plates", "wild-spaces", "empty-special-spaces",
@@ -437,7 +452,7 @@ def _load_interpretation(
 
 
 def _load_chapter(
-    path: Path, documents: dict[str, Document], problems: list[SpecError],
+    path: Path, documents: dict[str, Document], problems: list[SpecError], id_prefix: str,
 ) -> tuple[Chapter, list[Clause]] | None:
     read = _read_toml(path, problems)
     if read is None:
@@ -465,8 +480,8 @@ def _load_chapter(
                             line=line, problems=problems):
             continue
         ok = True
-        if not ID_PATTERN.match(cid) or not cid.startswith("duel."):
-            problems.append(SpecError(file, "ids are dotted lower-case words starting with 'duel.'",
+        if not ID_PATTERN.match(cid) or not cid.startswith(id_prefix):
+            problems.append(SpecError(file, f"ids are dotted lower-case words starting with {id_prefix!r}",
                                       clause=cid, field="id", line=line))
             ok = False
         if raw["revision"] < 1:
@@ -516,21 +531,117 @@ def _load_chapter(
     return chapter, clauses
 
 
-def validate(root: Path | None = None) -> tuple[Catalogue | None, list[SpecError]]:
-    """Validate the catalogue under `root` (default: this package); return it only if flawless."""
+# Component data schemas a catalogue.toml may name (`component_schema`): file -> Components.
+COMPONENT_SCHEMAS: dict[str, Callable[[Path, list[SpecError]], Components | None]] = {
+    "azul-duel": _load_components,
+}
+
+
+@attrs.frozen
+class Manifest:
+    """A game's catalogue.toml: what the loader needs to know about that game's folder."""
+
+    game: str
+    title: str
+    id_prefix: str
+    documents: tuple[str, ...]
+    folder: Path
+    components: str | None = None
+    component_schema: str | None = None
+
+
+def catalogue_games(root: Path | None = None) -> dict[str, Path]:
+    """The games whose catalogue folders lie under `root` (game -> folder), unvalidated."""
+    root = Path(root) if root is not None else SPEC_ROOT
+    out: dict[str, Path] = {}
+    for path in sorted(root.glob(f"*/{CATALOGUE_FILE}")):
+        try:
+            game = tomllib.loads(path.read_text(encoding="utf-8")).get("game")
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(game, str):
+            out.setdefault(game, path.parent)
+    return out
+
+
+def _load_manifest(root: Path, game: str, problems: list[SpecError]) -> Manifest | None:
+    """The catalogue.toml under `root` that says `game = <game>`, checked field by field."""
+    for path in sorted(root.glob(f"*/{CATALOGUE_FILE}")):
+        read = _read_toml(path, problems)
+        if read is None or read[0].get("game") != game:
+            continue
+        data, ft = read
+        file = str(path)
+        if not _check_table(data, CATALOGUE_FIELDS, CATALOGUE_REQUIRED, file=file, clause=None, prefix="",
+                            line=None, problems=problems):
+            return None
+        ok = True
+        if not NAME_PATTERN.match(game):
+            problems.append(SpecError(file, "a game id is a lower-case word", field="game",
+                                      line=ft.line_of_field(1, "game")))
+            ok = False
+        if not PREFIX_PATTERN.match(data["id_prefix"]):
+            problems.append(SpecError(file, f"bad id prefix {data['id_prefix']!r} (a lower-case word and a dot, "
+                                      "e.g. 'azul.')", field="id_prefix", line=ft.line_of_field(1, "id_prefix")))
+            ok = False
+        if not data["documents"] or not all(isinstance(d, str) for d in data["documents"]):
+            problems.append(SpecError(file, "documents lists the ids (spec/documents.toml) this catalogue cites",
+                                      field="documents", line=ft.line_of_field(1, "documents")))
+            ok = False
+        if ("components" in data) != ("component_schema" in data):
+            problems.append(SpecError(file, "components and component_schema go together", field="components",
+                                      line=ft.line_of_field(1, "components")))
+            ok = False
+        elif "component_schema" in data and data["component_schema"] not in COMPONENT_SCHEMAS:
+            problems.append(SpecError(file, f"unknown component schema {data['component_schema']!r} "
+                                      f"(known: {', '.join(sorted(COMPONENT_SCHEMAS))})", field="component_schema",
+                                      line=ft.line_of_field(1, "component_schema")))
+            ok = False
+        if not ok:
+            return None
+        return Manifest(game=game, title=data["title"], id_prefix=data["id_prefix"],
+                        documents=tuple(data["documents"]), folder=path.parent,
+                        components=data.get("components"), component_schema=data.get("component_schema"))
+    known = ", ".join(sorted(catalogue_games(root))) or "none"
+    problems.append(SpecError(str(root), f"no catalogue for game {game!r}: no */{CATALOGUE_FILE} says "
+                              f"game = {game!r} (games: {known})"))
+    return None
+
+
+def _catalogue_documents(
+    manifest: Manifest, documents: tuple[Document, ...], problems: list[SpecError],
+) -> tuple[Document, ...]:
+    """The documents the catalogue cites, in documents.toml order; an unknown id is a problem."""
+    known = {d.id for d in documents}
+    for doc_id in manifest.documents:
+        if doc_id not in known:
+            problems.append(SpecError(str(manifest.folder / CATALOGUE_FILE), f"unknown document {doc_id!r} "
+                                      f"(spec/documents.toml has: {', '.join(sorted(known))})", field="documents"))
+    return tuple(d for d in documents if d.id in manifest.documents)
+
+
+def validate(root: Path | None = None, game: str = DEFAULT_GAME) -> tuple[Catalogue | None, list[SpecError]]:
+    """Validate `game`'s catalogue under `root` (default: this package); return it only if flawless."""
     root = Path(root) if root is not None else SPEC_ROOT
     problems: list[SpecError] = []
-    documents = _load_documents(root, problems)
-    components = _load_components(root / "azul_duel" / "components.toml", problems)
+    all_documents = _load_documents(root, problems)
+    manifest = _load_manifest(root, game, problems)
+    if manifest is None:
+        return None, problems
+    folder = manifest.folder
+    documents = _catalogue_documents(manifest, all_documents, problems)
+    components = None
+    if manifest.components is not None and manifest.component_schema is not None:
+        components = COMPONENT_SCHEMAS[manifest.component_schema](folder / manifest.components, problems)
     chapters: list[Chapter] = []
     clauses: list[Clause] = []
-    files = sorted((root / "azul_duel").glob("[0-9]*.toml"))
+    files = sorted(folder.glob("[0-9]*.toml"))
     if not files:
-        problems.append(SpecError(str(root / "azul_duel"), "no chapter files (NN-name.toml) found"))
+        problems.append(SpecError(str(folder), "no chapter files (NN-name.toml) found"))
     doc_ids = {d.id: d for d in documents}
-    exclusions = _load_exclusions(root / "azul_duel" / EXCLUSIONS_FILE, doc_ids, problems)
+    exclusions = _load_exclusions(folder / EXCLUSIONS_FILE, doc_ids, problems)
     for path in files:
-        loaded = _load_chapter(path, doc_ids, problems)
+        loaded = _load_chapter(path, doc_ids, problems, manifest.id_prefix)
         if loaded:
             chapters.append(loaded[0])
             clauses.extend(loaded[1])
@@ -548,31 +659,31 @@ def validate(root: Path | None = None) -> tuple[Catalogue | None, list[SpecError
             interp_seen[i.id] = c.id
     orders = [ch.order for ch in chapters]
     if len(set(orders)) != len(orders):
-        problems.append(SpecError(str(root / "azul_duel"), "two chapter files share an 'order'"))
-    if problems or components is None:
+        problems.append(SpecError(str(folder), "two chapter files share an 'order'"))
+    if problems or (manifest.components is not None and components is None):
         return None, problems
     chapters.sort(key=lambda ch: ch.order)
     rank = {ch.name: ch.order for ch in chapters}
     clauses.sort(key=lambda c: (rank[c.chapter], c.line))
     return Catalogue(clauses=tuple(clauses), documents=documents, chapters=tuple(chapters),
-                     components=components, exclusions=exclusions), []
+                     components=components, exclusions=exclusions, game=manifest.game,
+                     title=manifest.title, id_prefix=manifest.id_prefix), []
 
 
-def load_catalogue(root: Path | None = None) -> Catalogue:
-    """Load the catalogue, or raise the first SpecError (nothing is half-loaded)."""
-    catalogue, problems = validate(root)
+def load_catalogue(root: Path | None = None, game: str = DEFAULT_GAME) -> Catalogue:
+    """Load `game`'s catalogue, or raise the first SpecError (nothing is half-loaded)."""
+    catalogue, problems = validate(root, game)
     if problems:
         raise problems[0]
     assert catalogue is not None
     return catalogue
 
 
-_DEFAULT: Catalogue | None = None
+_DEFAULTS: dict[str, Catalogue] = {}
 
 
-def default_catalogue() -> Catalogue:
-    """The project's own catalogue, loaded once per process."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_catalogue()
-    return _DEFAULT
+def default_catalogue(game: str = DEFAULT_GAME) -> Catalogue:
+    """The project's own catalogue of `game`, loaded once per process."""
+    if game not in _DEFAULTS:
+        _DEFAULTS[game] = load_catalogue(game=game)
+    return _DEFAULTS[game]

@@ -11,6 +11,10 @@ How a document is cut into sections depends on its layout (`sections` in spec/do
   entries, like the rulebook's list of the four actions). Every entry must be found exactly once.
 - `bare-lines`: a heading is a line holding one short sentence that does not end with `.`, `:`,
   `;` or `!` (a question mark is allowed). Text before the first heading is `introduction`.
+- `web-page`: a web page rendered as text (the classic Azul guide): headings as in `bare-lines`
+  (up to 12 words), except that a table row (`| a | b |`) is never a heading; a row is one unit
+  without its outer bars, a table's rule row (`|---|`) is dropped, and a question's `Q. ` marker
+  is dropped from its line.
 - `page-references`: every paragraph ends by citing a page, `(Seite N)` or `(Seiten N und M)`;
   the section is that citation, and paragraphs citing the same pages share one section.
 Text before the first section (a title, a table of contents) falls in the section `front-matter`.
@@ -26,7 +30,7 @@ from pathlib import Path
 
 import attrs
 
-LAYOUTS: tuple[str, ...] = ("toc", "bare-lines", "page-references")
+LAYOUTS: tuple[str, ...] = ("toc", "bare-lines", "page-references", "web-page")
 LOCATOR_PATTERN = re.compile(r"^(?P<section>[a-z0-9]+(?:-[a-z0-9]+)*)/s(?P<number>[1-9][0-9]*)$")
 SECTION_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 FINGERPRINT_PATTERN = re.compile(r"^[0-9a-f]{8}$")
@@ -36,6 +40,9 @@ _UNHEADED_TITLES = {FRONT_MATTER: "front matter (before the first heading)",
                     INTRODUCTION: "introduction (before the first heading)"}
 
 _LIST_MARKER = re.compile(r"^(?:[•\-*]|\d+\.)\s+")
+_TABLE_ROW = re.compile(r"^\|.*\|$")
+_TABLE_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")
+_QUESTION_MARKER = re.compile(r"^Q\.\s+")
 _PAGE_CITATION = re.compile(r"\((Seiten? [0-9]+(?: und [0-9]+)?)\)\.?\s*$")
 # A sentence ends at . ! or ? (with any closing quotes or brackets) followed by a space and a
 # capital, a digit, an opening bracket or a quote.
@@ -161,12 +168,26 @@ def _toc_headings(lines: list[tuple[int, str]]) -> tuple[set[int], list[str]]:
     return heads, entries
 
 
-def _is_bare_heading(line: str) -> bool:
+def _is_bare_heading(line: str, max_words: int = 10) -> bool:
     text = line.strip()
     return (
         line == text and not _LIST_MARKER.match(text) and len(split_sentences(text)) == 1
-        and len(text.split()) <= 10 and text[-1] not in ".:;!"
+        and len(text.split()) <= max_words and text[-1] not in ".:;!"
     )
+
+
+def _web_page_lines(lines: list[tuple[int, str]]) -> tuple[list[tuple[int, str]], set[int]]:
+    """The `web-page` layout: rule rows dropped, headings found, table bars and `Q. ` dropped."""
+    kept = [(n, line) for n, line in lines if not _TABLE_RULE.match(line.strip())]
+    heads = {k for k, (_, line) in enumerate(kept)
+             if not _TABLE_ROW.match(line.strip()) and _is_bare_heading(line, max_words=12)}
+    units: list[tuple[int, str]] = []
+    for k, (n, line) in enumerate(kept):
+        text = line.strip()
+        if k not in heads:
+            text = text[1:-1].strip() if _TABLE_ROW.match(text) else _QUESTION_MARKER.sub("", text)
+        units.append((n, text if k not in heads else line))
+    return units, heads
 
 
 def _sections_by_headings(doc: str, lines: list[tuple[int, str]], heads: set[int], first: str) -> list[Section]:
@@ -227,6 +248,9 @@ def split_document(doc: str, text: str, layout: str) -> SplitDocument:
     elif layout == "bare-lines":
         heads = {k for k, (_, line) in enumerate(lines) if _is_bare_heading(line)}
         sections = _sections_by_headings(doc, lines, heads, INTRODUCTION)
+    elif layout == "web-page":
+        units, heads = _web_page_lines(lines)
+        sections = _sections_by_headings(doc, units, heads, INTRODUCTION)
     elif layout == "page-references":
         sections = _page_sections(doc, lines)
     else:
