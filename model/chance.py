@@ -14,7 +14,7 @@ from typing import Protocol
 
 
 class Chance(Protocol):
-    def first_player(self) -> int: ...
+    def first_player(self, players: int = 2) -> int: ...
     def shuffle_plates(self, plates: Sequence[int]) -> list[int]: ...
     def draw_tile(self, bag: Sequence[int]) -> int: ...
     def draw_chip(self, supply: Sequence[int]) -> int: ...
@@ -34,8 +34,8 @@ class SeededChance:
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def first_player(self) -> int:
-        return self._rng.randrange(2)
+    def first_player(self, players: int = 2) -> int:
+        return self._rng.randrange(players)
 
     def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
         out = sorted(plates)
@@ -71,10 +71,12 @@ class ScriptedChance:
             raise ChanceScriptError(f"the script has no more {what}")
         return self._fallback
 
-    def first_player(self) -> int:
+    def first_player(self, players: int = 2) -> int:
         if self.first is not None:
+            if not 0 <= self.first < players:
+                raise ChanceScriptError(f"scripted first player {self.first} is not one of {players} players")
             return self.first
-        return self._fallback_or_fail("first player").first_player()
+        return self._fallback_or_fail("first player").first_player(players)
 
     def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
         if self.plates is None:

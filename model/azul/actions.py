@@ -1,0 +1,119 @@
+"""Classic Azul actions and their notation.
+
+    take F2 red line 3      all red tiles of factory 2 to pattern line 3
+    take C blue floor       all blue tiles of the centre straight to the floor line
+    wall r2 c4              gray side: the completed line of row 2 goes to column 4
+
+An action is a frozen value ordered by its key: takes (factories 1..n, then the centre; colours in
+COLOURS order; lines 1..5, then the floor) before wall placements.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from functools import lru_cache
+
+import attrs
+
+from model.actions import NotationError
+from model.azul.colours import COLOURS, colour_index
+
+__all__ = ["CENTRE_SOURCE", "FLOOR", "Action", "Kind", "NotationError", "format_action", "parse_action",
+           "take", "wall"]
+
+CENTRE_SOURCE = 9      # source index of the centre (factories are 0..8)
+FLOOR = 5              # destination index of the floor line (pattern lines are 0..4)
+
+
+class Kind(enum.IntEnum):
+    TAKE = 1           # args: (source, colour, destination)
+    WALL = 2           # args: (row, column), 0-based
+
+
+@attrs.frozen(slots=True, cache_hash=True)
+class Action:
+    kind: Kind
+    args: tuple[int, ...]
+    key: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "key", (int(self.kind),) + self.args)
+
+    def __lt__(self, other: "Action") -> bool:
+        return self.key < other.key
+
+    def __str__(self) -> str:
+        return format_action(self)
+
+
+@lru_cache(maxsize=1024)
+def take(source: int, colour: int, dest: int) -> Action:
+    """Take every `colour` tile from `source` (0-8 a factory, CENTRE_SOURCE) to `dest` (0-4 a line, FLOOR)."""
+    return Action(Kind.TAKE, (source, colour, dest))
+
+
+@lru_cache(maxsize=64)
+def wall(row: int, col: int) -> Action:
+    return Action(Kind.WALL, (row, col))
+
+
+def format_action(a: Action) -> str:
+    if a.kind is Kind.WALL:
+        return f"wall r{a.args[0] + 1} c{a.args[1] + 1}"
+    source, colour, dest = a.args
+    src = "C" if source == CENTRE_SOURCE else f"F{source + 1}"
+    where = "floor" if dest == FLOOR else f"line {dest + 1}"
+    name = COLOURS[colour] if 0 <= colour < len(COLOURS) else f"colour{colour}"
+    return f"take {src} {name} {where}"
+
+
+_TAKE = re.compile(r"take (\S+) (\S+) (.+)$")
+_WALL = re.compile(r"wall (\S+) (\S+)$")
+_EXAMPLES = "e.g. 'take F2 red line 3', 'take C blue floor', 'wall r2 c4'"
+
+
+def _source(word: str, text: str) -> int:
+    if word.upper() == "C":
+        return CENTRE_SOURCE
+    m = re.fullmatch(r"[Ff](\d+)", word)
+    if not m or not 1 <= int(m[1]) <= 9:
+        raise NotationError(f"{text!r}: source {word!r} is not a factory F1-F9 or the centre C")
+    return int(m[1]) - 1
+
+
+def _destination(words: str, text: str) -> int:
+    if words == "floor":
+        return FLOOR
+    m = re.fullmatch(r"line (\d+)", words)
+    if not m:
+        raise NotationError(f"{text!r}: destination {words!r} is not 'line 1'-'line 5' or 'floor'")
+    if not 1 <= int(m[1]) <= 5:
+        raise NotationError(f"{text!r}: pattern line {m[1]} does not exist (lines 1-5)")
+    return int(m[1]) - 1
+
+
+def _index(word: str, prefix: str, what: str, text: str) -> int:
+    m = re.fullmatch(prefix + r"(\d+)", word)
+    if not m:
+        raise NotationError(f"{text!r}: {what} {word!r} is not {prefix}1-{prefix}5")
+    if not 1 <= int(m[1]) <= 5:
+        raise NotationError(f"{text!r}: {what} {m[1]} does not exist ({prefix}1-{prefix}5)")
+    return int(m[1]) - 1
+
+
+def parse_action(text: str) -> Action:
+    """Parse one action; NotationError names the part that is wrong."""
+    t = " ".join(text.strip().lower().split())
+    m = _TAKE.match(t)
+    if m:
+        source = _source(m[1], text)
+        try:
+            colour = colour_index(m[2])
+        except ValueError as exc:
+            raise NotationError(f"{text!r}: {exc}") from None
+        return take(source, colour, _destination(m[3], text))
+    m = _WALL.match(t)
+    if m:
+        return wall(_index(m[1], "r", "row", text), _index(m[2], "c", "column", text))
+    raise NotationError(f"{text!r} is not an action ({_EXAMPLES})")

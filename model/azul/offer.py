@@ -1,0 +1,79 @@
+"""Phase 1, the factory offer: a take moves tiles from a factory or the centre to one pattern line
+(excess to the floor), the first take from the centre also takes the starting player marker."""
+
+from __future__ import annotations
+
+from model.azul.actions import CENTRE_SOURCE, FLOOR, Action
+from model.azul.colours import COLOURS, MARKER
+from model.azul.floor import to_floor
+from model.azul.ruleset import Ruleset
+from model.azul.state import CENTRE, FLOOR_SPACES, AzulState, Board
+from model.clauses import cite, cite_alternative
+from model.events import Event
+
+
+def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Event]) -> None:
+    """Apply a legal take for the player to move (the turn passes on in `end_turn`)."""
+    source, colour, dest = action.args
+    who = state.to_move
+    board = state.boards[who]
+    if source == CENTRE_SOURCE:
+        cite("azul.offer.take-centre")
+        n = state.centre[colour]
+        state.centre[colour] = 0
+        if state.marker == CENTRE:
+            _take_marker(state, rules, who, events)
+    else:
+        cite("azul.offer.take-factory")
+        factory = state.factories[source]
+        n = factory[colour]
+        factory[colour] = 0
+        centre = state.centre
+        for c, k in enumerate(factory):
+            if k:
+                centre[c] += k
+                factory[c] = 0
+    events.append(Event("take", "azul.offer.actions", who, detail=f"{n} {COLOURS[colour]} ({action})"))
+    place_taken(board, colour, n, dest, state.lid)
+
+
+def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]) -> None:
+    cite("azul.offer.first-from-centre")
+    board = state.boards[who]
+    state.marker = who
+    if len(board.floor) < FLOOR_SPACES:
+        board.floor.append(MARKER)
+    elif rules.displace_to_lid:
+        cite_alternative("azul.offer.marker-on-full-floor", "displace-to-lid")
+        state.lid[board.floor[-1]] += 1
+        board.floor[-1] = MARKER
+    else:
+        cite_alternative("azul.offer.marker-on-full-floor", "marker-off-floor")
+    events.append(Event("marker", "azul.offer.first-from-centre", who, detail="takes the starting player marker"))
+
+
+def place_taken(board: Board, colour: int, n: int, dest: int, lid: list[int]) -> None:
+    """All `n` taken tiles go to one pattern line (what does not fit to the floor) or to the floor."""
+    cite("azul.lines.one-line")
+    if dest == FLOOR:
+        to_floor(board, colour, n, lid)
+        return
+    cite("azul.lines.capacity")
+    if board.line_count[dest]:
+        cite("azul.lines.same-colour")
+    room = dest + 1 - board.line_count[dest]
+    put = min(n, room)
+    board.line_colour[dest] = colour
+    board.line_count[dest] += put
+    to_floor(board, colour, n - put, lid)
+
+
+def end_turn(state: AzulState, events: list[Event]) -> bool:
+    """Pass the turn clockwise; True when the offer is over (factories and centre empty)."""
+    if not state.tiles_on_offer():
+        cite("azul.offer.end")
+        events.append(Event("phase", "azul.offer.end", detail=f"factory offer of round {state.round} ends"))
+        return True
+    cite("azul.offer.turn-order")
+    state.to_move = (state.to_move + 1) % state.players
+    return False

@@ -1,0 +1,101 @@
+"""After wall-tiling: floor penalties, the end of the game (bonuses) or the next round's
+preparation (refill, marker to the centre)."""
+
+from __future__ import annotations
+
+from model.azul.colours import MARKER
+from model.azul.ruleset import Ruleset
+from model.azul.scoring import floor_penalty
+from model.azul.state import CENTRE, NOBODY, OFFER, OVER, AzulState
+from model.azul.supply import fill_factories
+from model.azul.walls import complete_colours, complete_columns, complete_rows
+from model.chance import Chance
+from model.clauses import cite, cite_alternative
+from model.events import Event
+
+
+def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[Event]) -> None:
+    score_floors(state, events)
+    if any(b.row_full(r) for b in state.boards for r in range(5)):
+        cite("azul.end.trigger")
+        end_game(state, events)
+        return
+    cite("azul.prep.continue")
+    state.round += 1
+    next_starter(state, rules)
+    fill_factories(state, chance, events, "azul.prep.refill")
+    if not state.tiles_on_offer():
+        empty_round(state, rules, events)
+        return
+    start_round(state, events)
+
+
+def score_floors(state: AzulState, events: list[Event]) -> None:
+    for who, board in enumerate(state.boards):
+        if not board.floor:
+            continue
+        penalty = floor_penalty(len(board.floor))
+        new = board.score - penalty
+        if new < 0:
+            cite("azul.score.floor")
+            new = 0
+        events.append(Event("penalty", "azul.floor.penalties", who, new - board.score,
+                            f"{len(board.floor)} on the floor"))
+        board.score = new
+        cite("azul.floor.discard")
+        for token in board.floor:
+            if token == MARKER:
+                cite("azul.floor.marker-kept")      # state.marker stays with this player
+            else:
+                state.lid[token] += 1
+        board.floor.clear()
+
+
+def next_starter(state: AzulState, rules: Ruleset) -> None:
+    if state.marker != CENTRE:
+        cite("azul.floor.marker-kept")
+        state.starter = state.marker
+    elif rules.next_clockwise:
+        cite_alternative("azul.offer.marker-untaken", "next-clockwise")
+        state.starter = (state.starter + 1) % state.players
+    else:
+        cite_alternative("azul.offer.marker-untaken", "same-starter")
+
+
+def start_round(state: AzulState, events: list[Event]) -> None:
+    cite("azul.offer.marker-to-centre")
+    state.marker = CENTRE
+    state.phase = OFFER
+    state.to_move = state.starter
+    events.append(Event("phase", "azul.offer.marker-to-centre", state.starter,
+                        detail=f"round {state.round}: factory offer"))
+
+
+def empty_round(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
+    """Bag, lid and every factory empty at a round's start: nothing can come out."""
+    cite("azul.prep.partial-fill")
+    state.marker = CENTRE
+    if rules.stall_on_empty:
+        cite_alternative("azul.prep.empty-round", "stall")
+        state.phase = OFFER
+        state.to_move = NOBODY
+        events.append(Event("stall", "azul.prep.partial-fill", detail=f"round {state.round} has no tiles to offer"))
+        return
+    cite_alternative("azul.prep.empty-round", "end-game")
+    events.append(Event("empty-round", "azul.prep.partial-fill", detail=f"round {state.round} has no tiles: the game ends"))
+    end_game(state, events)
+
+
+def end_game(state: AzulState, events: list[Event]) -> None:
+    for who, board in enumerate(state.boards):
+        wall = board.wall
+        for clause, count, each in (("azul.end.bonus-row", complete_rows(wall), 2),
+                                    ("azul.end.bonus-column", complete_columns(wall), 7),
+                                    ("azul.end.bonus-colour", complete_colours(wall), 10)):
+            cite(clause)
+            if count:
+                board.score += count * each
+                events.append(Event("bonus", clause, who, count * each, f"{count} x {each}"))
+    state.phase = OVER
+    state.to_move = NOBODY
+    events.append(Event("phase", "azul.end.trigger", detail=f"game over after round {state.round}"))

@@ -1,0 +1,50 @@
+"""Scoring as tiles are placed (runs in the row and the column) and the floor line's penalties."""
+
+from __future__ import annotations
+
+from model.azul.colours import EMPTY, ROWS
+from model.clauses import cite, cite_alternative
+
+FLOOR_PENALTIES: tuple[int, ...] = (1, 1, 2, 2, 2, 3, 3)    # azul.floor.penalties, per space from the left
+
+
+def _run(wall: list[int], cell: int, step: int, lo: int, hi: int) -> int:
+    """Tiles connected to `cell` along one axis (cell included); lo/hi bound the axis."""
+    n = 1
+    i = cell - step
+    while i >= lo and wall[i] != EMPTY:
+        n += 1
+        i -= step
+    i = cell + step
+    while i <= hi and wall[i] != EMPTY:
+        n += 1
+        i += step
+    return n
+
+
+def placement_points(wall: list[int], row: int, col: int, count_both: bool) -> int:
+    """Points for the tile just placed at (row, col) (it is already on `wall`)."""
+    cite("azul.score.immediate")
+    cell = row * ROWS + col
+    across = _run(wall, cell, 1, row * ROWS, row * ROWS + ROWS - 1)
+    down = _run(wall, cell, ROWS, col, col + ROWS * (ROWS - 1))
+    if across == 1 and down == 1:
+        cite("azul.score.isolated")
+        return 1
+    if across > 1:
+        cite("azul.score.row-run")
+    if down > 1:
+        cite("azul.score.column-run")
+    if across == 1 or down == 1:              # neighbours along one axis only: the point decides
+        if count_both:
+            cite_alternative("azul.score.single-axis", "count-both")
+            return across + down
+        cite_alternative("azul.score.single-axis", "skip-single")
+        return across if down == 1 else down
+    return across + down
+
+
+def floor_penalty(tokens_on_floor: int) -> int:
+    """What a floor line holding this many tiles (the marker included) costs, as a positive number."""
+    cite("azul.floor.penalties")
+    return sum(FLOOR_PENALTIES[:tokens_on_floor])
