@@ -9,13 +9,17 @@ one JSON reply per line on stdout ({"status", "killer", "seconds"}).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import pkgutil
 import signal
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from harness.mutation.hotswap import ImportCalls, hot_swap
 
 PROJECT_PACKAGES = ("spec", "model", "properties", "harness", "tests", "conftest")
 
@@ -35,19 +39,48 @@ class FirstFailure:
             self.nodeid = f"collection of {report.nodeid or 'the suite'}"
 
 
-def _child(request: dict[str, Any], result_fd: int) -> None:
+PREIMPORT = ("model", "properties", "spec", "harness")
+
+
+def _module_name(file: Path, copy: Path) -> str:
+    parts = list(file.relative_to(copy).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _preimport(copy: Path) -> ImportCalls:
+    """Import the project once, recording which of its functions ran meanwhile (harness.mutation.hotswap)."""
+    calls = ImportCalls((str(copy) + os.sep,))
+    with calls:
+        for package in PREIMPORT:
+            root = importlib.import_module(package)
+            for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
+                if info.name.startswith("harness.mutation.worker"):
+                    continue
+                try:
+                    importlib.import_module(info.name)
+                except Exception:          # a module that cannot be imported here is imported by the tests
+                    pass
+    return calls
+
+
+def _child(request: dict[str, Any], result_fd: int, calls: ImportCalls | None) -> None:
     import pytest
 
-    for name in list(sys.modules):
-        if name.split(".")[0] in PROJECT_PACKAGES:
-            del sys.modules[name]
+    copy = Path.cwd()
+    target = Path(request["file"])
+    swapped = None if calls is None else \
+        hot_swap(_module_name(target, copy), str(target), request["original"], request["source"], calls)
+    if swapped is None:                    # import the mutated project afresh
+        for name in list(sys.modules):
+            if name.split(".")[0] in PROJECT_PACKAGES:
+                del sys.modules[name]
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     plugin = FirstFailure()
     code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "--clause-json=", *request["tests"]],
                        plugins=[plugin])
-    os.write(result_fd, json.dumps({"code": int(code), "killer": plugin.nodeid}).encode())
+    os.write(result_fd, json.dumps({"code": int(code), "killer": plugin.nodeid, "swapped": swapped}).encode())
     os._exit(0)
 
 
@@ -60,6 +93,7 @@ def serve() -> None:
     import pytest  # noqa: F401
     import rich  # noqa: F401
 
+    calls = _preimport(Path.cwd()) if os.environ.get("AZUL_MUTATE_HOTSWAP", "1") == "1" else None
     for line in sys.stdin:
         request = json.loads(line)
         target = Path(request["file"])
@@ -70,7 +104,7 @@ def serve() -> None:
         if pid == 0:
             os.close(read_fd)
             try:
-                _child(request, write_fd)
+                _child(request, write_fd, calls)
             finally:
                 os._exit(70)
         os.close(write_fd)
@@ -103,6 +137,7 @@ def serve() -> None:
                 reply = {"status": "killed", "killer": result["killer"] or f"pytest exit {code}", "seconds": seconds}
             else:
                 reply = {"status": "error", "killer": f"pytest exit {code}", "seconds": seconds}
+            reply["swapped"] = result.get("swapped")
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 
