@@ -17,6 +17,8 @@ def why_illegal(state: AzulState, rules: Ruleset, a: Action) -> Refusal | None:
     if state.to_move == NOBODY and state.phase != TILING:
         return "azul.prep.partial-fill", "no tiles can come out this round: nobody can act (stalled)"
     if a.kind is Kind.WALL:
+        if not rules.gray:
+            return "azul.wall.move-rightmost", "on the coloured wall every tile's space is printed: there is no choice"
         return _wall_problem(state, a)
     if state.phase == TILING:
         return "azul.gray.free-placement", f"a wall space for row {state.tiling[1] + 1} must be chosen first"

@@ -1,0 +1,187 @@
+"""Every alternative of every classic interpretation point runs and makes a difference; the gray
+wall's placement rules (hand-built positions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from model.azul import IMPLEMENTED, IllegalAction, parse_action
+from model.azul.colours import MARKER, ROWS
+from tests.azul.helpers import BLACK, BLUE, RED, TURQUOISE, YELLOW, asserts, bare, end_offer, play, set_line, settle
+
+
+def refusal(g, text: str) -> str:  # type: ignore[no-untyped-def]
+    """The clause named when `text` is applied; the state must not change."""
+    before = g.state.copy()
+    with pytest.raises(IllegalAction) as exc:
+        g.apply(parse_action(text))
+    assert g.state == before
+    assert exc.value.clause in str(exc.value)
+    return exc.value.clause
+
+
+@asserts("azul.offer.first-from-centre", "azul.offer.marker-on-full-floor")
+@pytest.mark.parametrize("alt", IMPLEMENTED["azul.offer.marker-on-full-floor"])
+def test_marker_on_a_full_floor(alt: str) -> None:
+    g = bare(interpretations={"azul.offer.marker-on-full-floor": alt})
+    s = g.state
+    b = s.boards[0]
+    b.floor = [BLUE] * 7
+    s.centre[RED] = 1
+    s.factories[0][BLACK] = 1
+    settle(g)
+    lid = s.lid[BLUE]
+    play(g, "take C red line 1")
+    assert s.marker == 0
+    if alt == "marker-off-floor":
+        assert b.floor == [BLUE] * 7 and s.lid[BLUE] == lid
+    else:
+        assert b.floor == [BLUE] * 6 + [MARKER] and s.lid[BLUE] == lid + 1
+    play(g, "take F1 black line 5")                 # P2; the round ends
+    assert s.starter == 0 and s.to_move == 0 and s.marker == -1
+
+
+@asserts("azul.prep.refill", "azul.offer.marker-untaken")
+@pytest.mark.parametrize(("alt", "starter"), [("same-starter", 1), ("next-clockwise", 2)])
+def test_marker_untaken(alt: str, starter: int) -> None:
+    g = bare(players=3, first=1, interpretations={"azul.offer.marker-untaken": alt})
+    s = g.state
+    s.factories[0][BLUE] = 4                        # one monochrome factory: nothing reaches the centre
+    settle(g)
+    play(g, "take F1 blue line 4")
+    assert s.round == 2 and s.marker == -1
+    assert s.starter == starter and s.to_move == starter
+
+
+@asserts("azul.prep.partial-fill", "azul.prep.empty-round")
+@pytest.mark.parametrize("alt", IMPLEMENTED["azul.prep.empty-round"])
+def test_empty_round(alt: str) -> None:
+    g = bare(players=3, interpretations={"azul.prep.empty-round": alt})
+    s = g.state
+    s.bag = [0] * 5
+    s.lid = [0] * 5
+    s.factories[0][RED] = 1
+    play(g, "take F1 red line 5")
+    assert s.round == 2 and not s.tiles_on_offer()
+    assert g.legal_actions() == []
+    if alt == "end-game":
+        assert g.is_over and not g.is_stalled and g.outcome() is not None
+        assert refusal(g, "take F1 red line 1") == "azul.end.trigger"
+    else:
+        assert g.is_stalled and not g.is_over and g.outcome() is None and g.current_player == -1
+        assert refusal(g, "take F1 red line 1") == "azul.prep.partial-fill"
+
+
+def gray_blocked_row() -> dict[int, int]:
+    """Gray wall: row 2 has only c5 free and column 5 already holds red (row 1)."""
+    return {4: RED, 5: BLUE, 6: YELLOW, 7: BLACK, 8: TURQUOISE}
+
+
+@asserts("azul.lines.wall-has-colour", "azul.gray.unplaceable-line", "azul.wall.no-space")
+@pytest.mark.parametrize("alt", IMPLEMENTED["azul.gray.unplaceable-line"])
+def test_gray_unplaceable_line(alt: str) -> None:
+    g = bare(wall="gray", interpretations={"azul.gray.unplaceable-line": alt})
+    s = g.state
+    b = s.boards[0]
+    for cell, colour in gray_blocked_row().items():
+        b.wall[cell] = colour
+    s.factories[0][RED] = 2
+    s.factories[1][BLACK] = 1
+    settle(g)
+    if alt == "refused":
+        assert refusal(g, "take F1 red line 2") == "azul.lines.wall-has-colour"
+        assert parse_action("take F1 red line 2") not in g.legal_actions()
+        return
+    b.score = 10
+    play(g, "take F1 red line 2", "take F2 black line 5")
+    assert b.wall[9] == -1                           # no space: the whole line went to the floor
+    assert b.score == 10 - 2                         # 2 floor tiles
+
+
+@asserts("azul.gray.free-placement", "azul.gray.column-unique", "azul.gray.row-unique", "azul.wall.top-to-bottom")
+def test_gray_wall_asks_where_and_keeps_columns_unique() -> None:
+    g = bare(wall="gray")
+    s = g.state
+    b = s.boards[0]
+    set_line(b, 1, BLUE, 1)
+    set_line(b, 2, BLUE, 2)
+    s.factories[0][RED] = 1
+    settle(g)
+    play(g, "take F1 red line 5")                    # the offer ends; P1's row 1 is asked
+    assert g.current_player == 0 and s.phase == "tiling"
+    assert [str(a) for a in g.legal_actions()] == [f"wall r1 c{c}" for c in range(1, 6)]
+    assert refusal(g, "wall r2 c1") == "azul.wall.top-to-bottom"
+    assert refusal(g, "take F1 red line 1") == "azul.gray.free-placement"
+    play(g, "wall r1 c3")
+    assert b.wall[2] == BLUE and b.score == 1
+    assert [str(a) for a in g.legal_actions()] == ["wall r2 c1", "wall r2 c2", "wall r2 c4", "wall r2 c5"]
+    assert refusal(g, "wall r2 c3") == "azul.gray.column-unique"
+    play(g, "wall r2 c2")                           # next to r1 c3? no: diagonal, isolated
+    assert b.wall[ROWS + 1] == BLUE and b.score == 2
+    assert s.round == 2 and s.phase == "offer"
+
+
+@asserts("azul.gray.free-placement")
+def test_gray_wall_with_one_space_places_without_asking() -> None:
+    g = bare(wall="gray")
+    s = g.state
+    b = s.boards[0]
+    b.wall[0:4] = [RED, YELLOW, BLACK, TURQUOISE]
+    set_line(b, 1, BLUE, 1)
+    s.factories[0][RED] = 1
+    settle(g)
+    play(g, "take F1 red line 5")
+    assert b.wall[4] == BLUE and b.score == 5 + 2       # the row is complete: game over, +2
+    assert g.is_over
+
+
+@asserts("azul.gray.row-unique", "azul.lines.wall-has-colour")
+def test_gray_row_already_holding_the_colour_is_refused() -> None:
+    g = bare(wall="gray")
+    s = g.state
+    s.boards[0].wall[3] = RED
+    s.factories[0][RED] = 2
+    settle(g)
+    assert refusal(g, "take F1 red line 1") == "azul.lines.wall-has-colour"
+    assert g.why_illegal(parse_action("take F1 red line 2")) is None
+
+
+@asserts("azul.lines.wall-has-colour", "azul.lines.same-colour", "azul.lines.capacity", "azul.offer.take-factory",
+         "azul.offer.take-centre", "azul.setup.factory-count", "azul.offer.actions")
+def test_illegal_takes_name_their_clause() -> None:
+    g = bare()
+    s = g.state
+    b = s.boards[0]
+    b.wall[0] = BLUE
+    set_line(b, 2, RED, 1)
+    set_line(b, 3, BLACK, 3)
+    s.factories[0][BLUE] = 2
+    s.factories[1][YELLOW] = 2
+    settle(g)
+    assert refusal(g, "take F1 blue line 1") == "azul.lines.wall-has-colour"
+    assert refusal(g, "take F2 yellow line 2") == "azul.lines.same-colour"
+    assert refusal(g, "take F2 yellow line 3") == "azul.lines.capacity"
+    assert refusal(g, "take F1 red line 4") == "azul.offer.take-factory"
+    assert refusal(g, "take C blue floor") == "azul.offer.take-centre"
+    assert refusal(g, "take F6 blue floor") == "azul.setup.factory-count"
+    assert refusal(g, "wall r1 c1") == "azul.wall.move-rightmost"
+    assert g.why_illegal(parse_action("take F1 blue line 2")) is not None
+    assert g.why_illegal(parse_action("take F1 blue floor")) is None
+
+
+@asserts("azul.prep.bag-from-lid", "azul.prep.partial-fill", "azul.prep.refill")
+def test_refill_from_the_lid_then_partly() -> None:
+    g = bare()
+    s = g.state
+    s.bag = [2, 0, 0, 0, 0]
+    s.lid = [0, 0, 30, 0, 0]
+    events = end_offer(g, colour=BLUE)
+    assert [e.kind for e in events].count("bag-from-lid") == 1
+    assert all(sum(f) == 4 for f in s.factories) and sum(s.bag) + sum(s.lid) == 2 + 30 - 1 - 20
+    g = bare()
+    s = g.state
+    s.bag = [6, 0, 0, 0, 0]
+    s.lid = [0] * 5
+    events = end_offer(g, colour=BLUE)
+    assert "partial-fill" in [e.kind for e in events]
+    assert [sum(f) for f in s.factories] == [4, 1, 0, 0, 0] and s.round == 2
