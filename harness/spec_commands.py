@@ -11,21 +11,32 @@ from rich.panel import Panel
 from rich.table import Table
 
 from harness.errors import UserError
-from spec import CLAUSE_KINDS, Catalogue, default_catalogue, validate
+from harness.registry import game_names
+from spec import CLAUSE_KINDS, DEFAULT_GAME, Catalogue, catalogue_games, default_catalogue, validate
 from spec.sentences import SplitError
 from spec.trace import TraceReport, default_documents_dir, split_catalogue_documents, trace
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
-def lint_problems() -> list[str]:
+def spec_games() -> tuple[str, ...]:
+    """The --game choices: registered games and every game with a catalogue folder under spec/."""
+    names = set(game_names()) | set(catalogue_games())
+    return tuple(sorted(names, key=lambda n: (n != DEFAULT_GAME, n)))
+
+
+game_option = click.option("--game", type=click.Choice(spec_games()), default=DEFAULT_GAME, show_default=True,
+                           help="Whose clause catalogue (spec/<folder>/catalogue.toml names the game).")
+
+
+def lint_problems(game: str = DEFAULT_GAME) -> list[str]:
     """All problems of the catalogue, as one line each (empty when clean)."""
-    _, problems = validate()
+    _, problems = validate(game=game)
     return [str(p) for p in problems]
 
 
 def summary_table(catalogue: Catalogue) -> Table:
-    table = Table(title=f"Azul Duel clause catalogue: {len(catalogue)} clauses")
+    table = Table(title=f"{catalogue.title} clause catalogue: {len(catalogue)} clauses")
     table.add_column("chapter")
     table.add_column("clauses", justify="right")
     table.add_column("interpretation points", justify="right")
@@ -46,24 +57,26 @@ def spec_group() -> None:
 
 
 @spec_group.command("lint")
-def lint_command() -> None:
+@game_option
+def lint_command(game: str) -> None:
     """Validate every spec file; exit non-zero on any problem."""
-    problems = lint_problems()
+    problems = lint_problems(game)
     console = Console()
     for p in problems:
         console.print(f"[red]error[/red] {p}", highlight=False, soft_wrap=True)
     if problems:
         raise SystemExit(1)
-    cat = default_catalogue()
+    cat = default_catalogue(game)
     console.print(summary_table(cat))
     console.print(f"spec: {len(cat)} clauses, {len(cat.interpretations)} interpretation points, no problems")
 
 
 @spec_group.command("list")
 @click.option("--kind", type=click.Choice(CLAUSE_KINDS), help="Only clauses of this kind.")
-def list_command(kind: str | None) -> None:
+@game_option
+def list_command(kind: str | None, game: str) -> None:
     """List clauses (id, kind, title)."""
-    cat = default_catalogue()
+    cat = default_catalogue(game)
     table = Table()
     for col in ("id", "rev", "kind", "title", "sources", "interp."):
         table.add_column(col)
@@ -100,9 +113,10 @@ def clause_panel(catalogue: Catalogue, clause_id: str) -> Panel:
 
 @spec_group.command("show")
 @click.argument("clause_id")
-def show_command(clause_id: str) -> None:
+@game_option
+def show_command(clause_id: str, game: str) -> None:
     """Show one clause: text, sources, interpretations."""
-    Console().print(clause_panel(default_catalogue(), clause_id))
+    Console().print(clause_panel(default_catalogue(game), clause_id))
 
 
 def _documents_dir(documents: Path | None) -> Path:
@@ -138,13 +152,14 @@ def trace_lines(report: TraceReport, *, show_text: bool) -> list[str]:
               help="Directory holding the documents (default: ../shared/seeds next to the checkout).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (locators, never text).")
 @click.option("--no-text", is_flag=True, help="Do not echo the sentences of findings to the terminal.")
-def trace_command(documents: Path | None, as_json: bool, no_text: bool) -> None:
+@game_option
+def trace_command(documents: Path | None, as_json: bool, no_text: bool, game: str) -> None:
     """Check every rule-bearing sentence is cited and every citation still matches its sentence.
 
     Exits non-zero when a rule-bearing sentence is cited by no clause, a citation's sentence
     changed or is missing, or an exclusion went stale.
     """
-    report = trace(default_catalogue(), _documents_dir(documents))
+    report = trace(default_catalogue(game), _documents_dir(documents))
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:
@@ -158,12 +173,13 @@ def trace_command(documents: Path | None, as_json: bool, no_text: bool) -> None:
 @click.argument("section", required=False)
 @click.option("--documents", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Directory holding the documents (default: ../shared/seeds next to the checkout).")
-def sentences_command(doc: str, section: str | None, documents: Path | None) -> None:
+@game_option
+def sentences_command(doc: str, section: str | None, documents: Path | None, game: str) -> None:
     """List a document's sentences with locator, fingerprint and the clauses citing them.
 
     For the developer writing citations: the text is echoed to the terminal, never stored.
     """
-    cat = default_catalogue()
+    cat = default_catalogue(game)
     try:
         split = split_catalogue_documents(cat, _documents_dir(documents))
     except (OSError, SplitError) as exc:

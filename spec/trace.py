@@ -1,5 +1,7 @@
 """Trace the catalogue against the documents, sentence by sentence.
 
+One catalogue (one game) at a time: its documents are the ones its catalogue.toml lists, and its
+exclusions are its folder's `trace-exclusions.toml` (`load_catalogue(game=...)` gives both).
 Every sentence of a sentence-traced document is rule-bearing unless `trace-exclusions.toml`
 excludes it (or its whole section) with a reason. The trace reports rule-bearing sentences no
 clause cites, citations whose sentence changed (fingerprint mismatch) or does not exist,
