@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from harness.errors import UserError
 from harness.mutation.analysis import changed_clauses, plan, run, stale, verdicts
-from harness.mutation.runner import MutantResult
+from harness.mutation.runner import MutantResult, run_all
 from harness.mutation.store import RESULTS, load_results, save_results
 from harness.pytest_plugin import DEFAULT_JSON
 from spec import default_catalogue
@@ -37,11 +37,15 @@ def _did_you_mean(word: str, known: list[str]) -> str:
               help="Write every clause's verdict and mutant outcomes here.")
 @click.option("--tracking", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_JSON, show_default=True,
               help="The suite's per-test clause record (pytest writes it).")
+@click.option("--survivors", is_flag=True,
+              help="Re-run only the stored survivors of the chosen clauses against today's tests and print "
+                   "each verdict (the store is not changed: a clause's entry is written only by a whole run).")
 @click.option("--dry-run", is_flag=True, help="List what would run, run nothing.")
 @click.option("--budget", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
               help="Stop starting mutants after this long; clauses not finished stay stale.")
 def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: bool, jobs: int | None,
-                   json_path: Path | None, tracking: Path, dry_run: bool, budget: float | None) -> None:
+                   json_path: Path | None, tracking: Path, survivors: bool, dry_run: bool,
+                   budget: float | None) -> None:
     """Plant small rule bugs at each clause's code and check that its tests notice (guarded)."""
     console = Console()
     catalogue = default_catalogue()
@@ -54,6 +58,9 @@ def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: b
             why = "has no model site" if cid in all_ids else "is not a clause"
             raise UserError(f"{cid} {why}{_did_you_mean(cid, known if cid in all_ids else all_ids)}")
     stored = load_results(ROOT)
+    if survivors:
+        _rerun_survivors(console, plans, stored, list(clauses) or known, jobs or os.cpu_count() or 1)
+        return
     if clauses:
         todo = list(clauses)
     elif changed_since:
@@ -90,6 +97,7 @@ def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: b
 
             new = run(ROOT, plans, todo, jobs or os.cpu_count() or 1, advance,
                       started + budget if budget else None)
+        stored = load_results(ROOT)            # again: another run may have saved meanwhile
         stored.setdefault("clauses", {}).update(new)
         stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items()) if k in plans}
         save_results(ROOT, stored)
@@ -102,6 +110,28 @@ def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: b
                                         indent=1, sort_keys=True))
     if any(v.status == "unguarded" for v in judged.values()):
         raise SystemExit(1)
+
+
+def _rerun_survivors(console: Console, plans: dict, stored: dict, clauses: list[str], jobs: int) -> None:
+    """Run each stored survivor of `clauses` against the clause's tests as selected today."""
+    by_id = {m.id: (cid, m) for cid in clauses for m in plans[cid].mutants}
+    wanted = [(cid, row["id"]) for cid in clauses
+              for row in stored.get("clauses", {}).get(cid, {}).get("mutants", []) if row["status"] == "survived"]
+    missing = [mid for _, mid in wanted if mid not in by_id]
+    work = [(by_id[mid][1], plans[cid].tests, plans[cid].timeout) for cid, mid in wanted if mid in by_id]
+    console.print(f"{len(work)} stored survivor(s) of {len(clauses)} clause(s) to re-run"
+                  + (f"; {len(missing)} no longer apply (the code moved: run the clause whole)" if missing else ""),
+                  highlight=False)
+    results = run_all(ROOT, work, jobs, lambda _r: None)
+    killed = 0
+    for (mutant, tests, _), r in zip(work, results):
+        assert r is not None
+        killed += r.status == "killed"
+        colour = "green" if r.status == "killed" else "yellow"
+        console.print(f"[{colour}]{r.status}[/] {by_id[mutant.id][0]} {mutant.id}"
+                      + (f" by {r.killer}" if r.killer else f" ({len(tests)} tests ran)"), highlight=False)
+    console.print(f"{killed}/{len(work)} now killed (not stored; `azul-rules mutate --clause ID` stores a clause)",
+                  highlight=False)
 
 
 def _print_summary(console: Console, judged: dict, seconds: float) -> None:
