@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from harness.errors import UserError
 from harness.mutation.analysis import changed_clauses, plan, run, stale, verdicts
 from harness.mutation.runner import MutantResult, run_all
-from harness.mutation.store import RESULTS, load_results, save_results
+from harness.mutation.store import RESULTS, diff_key, load_results, save_results
 from harness.pytest_plugin import DEFAULT_JSON
 from spec import default_catalogue
 
@@ -128,8 +128,11 @@ def _rerun_survivors(console: Console, plans: dict, stored: dict, clauses: list[
         assert r is not None
         killed += r.status == "killed"
         colour = "green" if r.status == "killed" else "yellow"
-        console.print(f"[{colour}]{r.status}[/] {by_id[mutant.id][0]} {mutant.id}"
-                      + (f" by {r.killer}" if r.killer else f" ({len(tests)} tests ran)"), highlight=False)
+        cid = by_id[mutant.id][0]
+        console.print(f"[{colour}]{r.status}[/] {cid} {mutant.id}"
+                      + (f" by {r.killer}" if r.killer else
+                         f" ({len(tests)} tests ran; equivalent-mutants key {diff_key(cid, mutant.diff(ROOT))})"),
+                      highlight=False)
     console.print(f"{killed}/{len(work)} now killed (not stored; `azul-rules mutate --clause ID` stores a clause)",
                   highlight=False)
 
