@@ -10,6 +10,7 @@ from rich.console import Console
 
 from harness.errors import UserError
 from harness.diff import diff_command
+from harness.differential_command import differential_command
 from harness.mutation_commands import mutate_command
 from harness.property_commands import interpretations_command, simulate_command
 from harness.scenario_commands import scenario_command, show_command
@@ -34,6 +35,7 @@ cli.add_command(interpretations_command)
 cli.add_command(mutate_command)
 cli.add_command(suspects_command)
 cli.add_command(diff_command)
+cli.add_command(differential_command)
 
 
 @cli.command("verify")

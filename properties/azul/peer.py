@@ -15,6 +15,7 @@ notation, and one neutral snapshot of a position that both engines can be read i
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -44,7 +45,8 @@ PEER_NAME = "azul-game-engine 1.0.2"
 FLOOR_SPACES = 7
 # Our colour index -> the peer's Tile (its WHITE is the fifth colour, our turquoise).
 _PEER_TILE_NAMES = ("BLUE", "YELLOW", "RED", "BLACK", "WHITE")
-_TAKE = re.compile(r"take (C|F(\d+)) (\w+) (floor|line (\d))$")
+_WRAPPED = ("execute_wall_tiling_phase", "prepare_for_next_round")
+_TAKE = re.compile(r"take (C|F(\d+)) (\w+) (floor|line (\d)(?: x(\d+))?)$")   # xN: N on the line
 
 
 class PeerError(Exception):
@@ -164,6 +166,8 @@ class PeerGame:
                     raise PeerRefused(f"the peer has no factory {m[1]}")
                 count = g.factory_displays[index].count(tile)
             on_floor, line = (count, 0) if m[4] == "floor" else (0, int(m[5]) - 1)
+            if m[6]:                       # voluntary split: the peer's amount_to_place_on_floor
+                on_floor = max(count - int(m[6]), 0)
             if m[1] == "C":
                 g.execute_factory_offer_phase_with_center(tile, on_floor, line)
             else:
@@ -174,6 +178,21 @@ class PeerGame:
             raise PeerRefused(f"peer refused {action!r}: {exc.message}") from None
         except Exception as exc:  # noqa: BLE001 - the peer's own failure is a finding
             raise PeerCrash(f"peer raised {type(exc).__name__} on {action!r}: {exc}") from None
+
+    def clone(self) -> "PeerGame":
+        """An independent copy (for trying an action without touching this game)."""
+        other = object.__new__(PeerGame)
+        g = self.engine
+        wrappers = {k: g.__dict__.pop(k) for k in _WRAPPED}     # the copy gets its own wrappers
+        try:
+            other.engine, other.lid, other.tiles = copy.deepcopy((g, self.lid, self.tiles))
+        finally:
+            g.__dict__.update(wrappers)
+        other.workarounds = self.workarounds
+        other.rounds_ended = self.rounds_ended
+        other._holder = None
+        other._wrap_round_end()
+        return other
 
     # --- round end, with the workarounds --------------------------------------------------
     def _wrap_round_end(self) -> None:
