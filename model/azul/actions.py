@@ -3,6 +3,8 @@
     take F2 red line 3      all red tiles of factory 2 to pattern line 3
     take C blue floor       all blue tiles of the centre straight to the floor line
     wall r2 c4              gray side: the completed line of row 2 goes to column 4
+    take F2 red line 3 x1   azul.lines.voluntary-split=voluntary-split: 1 tile to line 3, the rest
+                            to the floor (x below what would fit; without x the line takes all it can)
 
 An action is a frozen value ordered by its key: takes (factories 1..n, then the centre; colours in
 COLOURS order; lines 1..5, then the floor) before wall placements.
@@ -27,7 +29,7 @@ FLOOR = 5              # destination index of the floor line (pattern lines are 
 
 
 class Kind(enum.IntEnum):
-    TAKE = 1           # args: (source, colour, destination)
+    TAKE = 1           # args: (source, colour, destination) or (source, colour, line, tiles on the line)
     WALL = 2           # args: (row, column), 0-based
 
 
@@ -47,10 +49,11 @@ class Action:
         return format_action(self)
 
 
-@lru_cache(maxsize=1024)
-def take(source: int, colour: int, dest: int) -> Action:
-    """Take every `colour` tile from `source` (0-8 a factory, CENTRE_SOURCE) to `dest` (0-4 a line, FLOOR)."""
-    return Action(Kind.TAKE, (source, colour, dest))
+@lru_cache(maxsize=4096)
+def take(source: int, colour: int, dest: int, split: int = 0) -> Action:
+    """Take every `colour` tile from `source` (0-8 a factory, CENTRE_SOURCE) to `dest` (0-4 a line,
+    FLOOR); `split` > 0: only that many go on the line, the rest to the floor."""
+    return Action(Kind.TAKE, (source, colour, dest, split) if split else (source, colour, dest))
 
 
 @lru_cache(maxsize=64)
@@ -61,9 +64,11 @@ def wall(row: int, col: int) -> Action:
 def format_action(a: Action) -> str:
     if a.kind is Kind.WALL:
         return f"wall r{a.args[0] + 1} c{a.args[1] + 1}"
-    source, colour, dest = a.args
+    source, colour, dest = a.args[:3]
     src = "C" if source == CENTRE_SOURCE else f"F{source + 1}"
     where = "floor" if dest == FLOOR else f"line {dest + 1}"
+    if len(a.args) > 3:
+        where += f" x{a.args[3]}"
     name = COLOURS[colour] if 0 <= colour < len(COLOURS) else f"colour{colour}"
     return f"take {src} {name} {where}"
 
@@ -82,15 +87,19 @@ def _source(word: str, text: str) -> int:
     return int(m[1]) - 1
 
 
-def _destination(words: str, text: str) -> int:
+def _destination(words: str, text: str) -> tuple[int, int]:
     if words == "floor":
-        return FLOOR
-    m = re.fullmatch(r"line (\d+)", words)
+        return FLOOR, 0
+    m = re.fullmatch(r"line (\d+)(?: x(\d+))?", words)
     if not m:
-        raise NotationError(f"{text!r}: destination {words!r} is not 'line 1'-'line 5' or 'floor'")
+        raise NotationError(f"{text!r}: destination {words!r} is not 'line 1'-'line 5' (optionally 'x<n>') "
+                            "or 'floor'")
     if not 1 <= int(m[1]) <= 5:
         raise NotationError(f"{text!r}: pattern line {m[1]} does not exist (lines 1-5)")
-    return int(m[1]) - 1
+    if m[2] is not None and not 1 <= int(m[2]) <= int(m[1]) - 1:
+        raise NotationError(f"{text!r}: x{m[2]} must leave line {m[1]} tiles short: x1-x{int(m[1]) - 1}"
+                            if int(m[1]) > 1 else f"{text!r}: line 1 cannot be split")
+    return int(m[1]) - 1, int(m[2] or 0)
 
 
 def _index(word: str, prefix: str, what: str, text: str) -> int:
@@ -112,7 +121,7 @@ def parse_action(text: str) -> Action:
             colour = colour_index(m[2])
         except ValueError as exc:
             raise NotationError(f"{text!r}: {exc}") from None
-        return take(source, colour, _destination(m[3], text))
+        return take(source, colour, *_destination(m[3], text))
     m = _WALL.match(t)
     if m:
         return wall(_index(m[1], "r", "row", text), _index(m[2], "c", "column", text))

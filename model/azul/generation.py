@@ -23,14 +23,23 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
     board = state.boards[state.to_move]
     dests: list[list[int] | None] = [None] * NUM_COLOURS
     out: list[Action] = []
+    split = rules.voluntary_split
     for source, tiles in enumerate(state.factories + [state.centre]):
         src = CENTRE_SOURCE if source == len(state.factories) else source
         for colour in range(NUM_COLOURS):
-            if tiles[colour]:
+            n = tiles[colour]
+            if n:
                 d = dests[colour]
                 if d is None:
                     d = dests[colour] = _destinations(board, colour, rules)
-                out.extend(take(src, colour, dest) for dest in d)
+                if not split:
+                    out.extend(take(src, colour, dest) for dest in d)
+                    continue
+                for dest in d:
+                    out.append(take(src, colour, dest))
+                    if dest != FLOOR:
+                        room = dest + 1 - board.line_count[dest]
+                        out.extend(take(src, colour, dest, k) for k in range(1, min(n, room)))
     return out
 
 
@@ -39,7 +48,14 @@ def _destinations(board: Board, colour: int, rules: Ruleset) -> list[int]:
     out = []
     for line in range(ROWS):
         n = board.line_count[line]
-        if n == line + 1 or (n and board.line_colour[line] != colour):
+        if n and board.line_colour[line] != colour:
+            continue
+        if n == line + 1:
+            if rules.full_line_allowed:
+                cite_alternative("azul.lines.full-line-choice", "allowed")
+                out.append(line)
+            else:
+                cite_alternative("azul.lines.full-line-choice", "refused")
             continue
         if row_has_colour(board.wall, line, colour):
             cite("azul.lines.wall-has-colour")

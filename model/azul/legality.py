@@ -26,7 +26,7 @@ def why_illegal(state: AzulState, rules: Ruleset, a: Action) -> Refusal | None:
 
 
 def _take_problem(state: AzulState, rules: Ruleset, a: Action) -> Refusal | None:
-    source, colour, dest = a.args
+    source, colour, dest = a.args[:3]
     if not 0 <= colour < NUM_COLOURS:
         return "azul.component.tiles", f"there is no tile colour {colour}"
     name = COLOURS[colour]
@@ -39,15 +39,26 @@ def _take_problem(state: AzulState, rules: Ruleset, a: Action) -> Refusal | None
     elif state.factories[source][colour] == 0:
         return "azul.offer.take-factory", f"F{source + 1} holds no {name} tile"
     if dest == FLOOR:
-        return None
+        return None if len(a.args) == 3 else ("azul.lines.to-floor", "only a pattern line can be split")
     if not 0 <= dest < ROWS:
         return "azul.lines.capacity", "pattern lines are 1-5"
     board = state.boards[state.to_move]
     held = board.line_count[dest]
-    if held >= dest + 1:
-        return "azul.lines.capacity", f"line {dest + 1} is full (take to the floor instead)"
     if held and board.line_colour[dest] != colour:
         return "azul.lines.same-colour", f"line {dest + 1} holds {COLOURS[board.line_colour[dest]]}"
+    if len(a.args) > 3:
+        if not rules.voluntary_split:
+            return "azul.lines.to-floor", ("every taken tile that fits goes on the line "
+                                           "(azul.lines.voluntary-split=all-or-floor)")
+        taken = state.centre[colour] if source == CENTRE_SOURCE else state.factories[source][colour]
+        fits = min(taken, dest + 1 - held)
+        if not 1 <= a.args[3] < fits:
+            return "azul.lines.to-floor", f"x{a.args[3]} must be 1 to {fits - 1} (below the {fits} that fit)"
+    if held >= dest + 1:
+        if rules.full_line_allowed:
+            return None
+        return "azul.lines.capacity", ("line {} is full: take to the floor instead "
+                                       "(azul.lines.full-line-choice=refused)").format(dest + 1)
     w = board.wall
     base = dest * ROWS
     if rules.gray:

@@ -14,7 +14,8 @@ from model.events import Event
 
 def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Event]) -> None:
     """Apply a legal take for the player to move (the turn passes on in `end_turn`)."""
-    source, colour, dest = action.args
+    source, colour, dest = action.args[:3]
+    split = action.args[3] if len(action.args) > 3 else 0
     who = state.to_move
     board = state.boards[who]
     if source == CENTRE_SOURCE:
@@ -34,7 +35,7 @@ def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Ev
                 centre[c] += k
                 factory[c] = 0
     events.append(Event("take", "azul.offer.actions", who, detail=f"{n} {COLOURS[colour]} ({action})"))
-    place_taken(board, colour, n, dest, state.lid)
+    place_taken(board, colour, n, dest, state.lid, rules, split)
 
 
 def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]) -> None:
@@ -43,6 +44,8 @@ def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]
     state.marker = who
     if len(board.floor) < FLOOR_SPACES:
         board.floor.append(MARKER)
+        if rules.marker_cost == "one-point-at-pick":
+            _pay_for_marker(board, who, events)
     elif rules.displace_to_lid:
         cite_alternative("azul.offer.marker-on-full-floor", "displace-to-lid")
         state.lid[board.floor[-1]] += 1
@@ -52,8 +55,19 @@ def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]
     events.append(Event("marker", "azul.offer.first-from-centre", who, detail="takes the starting player marker"))
 
 
-def place_taken(board: Board, colour: int, n: int, dest: int, lid: list[int]) -> None:
-    """All `n` taken tiles go to one pattern line (what does not fit to the floor) or to the floor."""
+def _pay_for_marker(board: Board, who: int, events: list[Event]) -> None:
+    cite_alternative("azul.floor.marker-cost", "one-point-at-pick")
+    paid = min(1, board.score)
+    if not paid:
+        cite("azul.score.floor")
+    board.score -= paid
+    events.append(Event("penalty", "azul.floor.marker-kept", who, -paid, "the marker costs 1 at once"))
+
+
+def place_taken(board: Board, colour: int, n: int, dest: int, lid: list[int], rules: Ruleset,
+                split: int = 0) -> None:
+    """All `n` taken tiles go to one pattern line (what does not fit to the floor) or to the floor;
+    `split` > 0 (voluntary-split): only that many go on the line."""
     cite("azul.lines.one-line")
     if dest == FLOOR:
         to_floor(board, colour, n, lid)
@@ -62,7 +76,12 @@ def place_taken(board: Board, colour: int, n: int, dest: int, lid: list[int]) ->
     if board.line_count[dest]:
         cite("azul.lines.same-colour")
     room = dest + 1 - board.line_count[dest]
+    if not room:
+        cite_alternative("azul.lines.full-line-choice", "allowed")
     put = min(n, room)
+    if split:
+        cite_alternative("azul.lines.voluntary-split", "voluntary-split")
+        put = split
     board.line_colour[dest] = colour
     board.line_count[dest] += put
     to_floor(board, colour, n - put, lid)

@@ -15,8 +15,14 @@ from model.events import Event
 
 
 def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[Event]) -> None:
-    score_floors(state, events)
-    if any(b.row_full(r) for b in state.boards for r in range(5)):
+    ending = any(b.row_full(r) for b in state.boards for r in range(5))
+    if ending and rules.skip_final_floor:
+        cite_alternative("azul.end.final-floor", "skipped")
+    else:
+        if ending:
+            cite_alternative("azul.end.final-floor", "scored")
+        score_floors(state, rules, events)
+    if ending:
         cite("azul.end.trigger")
         end_game(state, events)
         return
@@ -30,11 +36,11 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
     start_round(state, events)
 
 
-def score_floors(state: AzulState, events: list[Event]) -> None:
+def score_floors(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
     for who, board in enumerate(state.boards):
         if not board.floor:
             continue
-        penalty = floor_penalty(len(board.floor))
+        penalty = floor_penalty(board.floor, rules.marker_cost)
         new = board.score - penalty
         if new < 0:
             cite("azul.score.floor")

@@ -22,6 +22,11 @@ IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "azul.offer.marker-untaken": ("same-starter", "next-clockwise"),
     "azul.prep.empty-round": ("end-game", "stall"),
     "azul.gray.unplaceable-line": ("allowed", "refused"),
+    "azul.end.final-floor": ("scored", "skipped"),
+    "azul.floor.marker-cost": ("space-value", "one-point", "one-point-at-pick"),
+    "azul.lines.full-line-choice": ("refused", "allowed"),
+    "azul.lines.voluntary-split": ("all-or-floor", "voluntary-split"),
+    "azul.setup.starter-choice": ("first-seat", "by-chance"),
 }
 DEFAULTS: dict[str, str] = {k: v[0] for k, v in IMPLEMENTED.items()}
 WALL_SIDES: tuple[str, ...] = ("coloured", "gray")
@@ -38,6 +43,11 @@ class Ruleset:
     next_clockwise: bool = attrs.field(init=False, eq=False, repr=False)
     stall_on_empty: bool = attrs.field(init=False, eq=False, repr=False)
     refuse_unplaceable: bool = attrs.field(init=False, eq=False, repr=False)
+    skip_final_floor: bool = attrs.field(init=False, eq=False, repr=False)
+    marker_cost: str = attrs.field(init=False, eq=False, repr=False)
+    full_line_allowed: bool = attrs.field(init=False, eq=False, repr=False)
+    voluntary_split: bool = attrs.field(init=False, eq=False, repr=False)
+    starter_by_chance: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         c = self.choices
@@ -48,6 +58,11 @@ class Ruleset:
         set_(self, "next_clockwise", c["azul.offer.marker-untaken"] == "next-clockwise")
         set_(self, "stall_on_empty", c["azul.prep.empty-round"] == "stall")
         set_(self, "refuse_unplaceable", c["azul.gray.unplaceable-line"] == "refused")
+        set_(self, "skip_final_floor", c["azul.end.final-floor"] == "skipped")
+        set_(self, "marker_cost", c["azul.floor.marker-cost"])
+        set_(self, "full_line_allowed", c["azul.lines.full-line-choice"] == "allowed")
+        set_(self, "voluntary_split", c["azul.lines.voluntary-split"] == "voluntary-split")
+        set_(self, "starter_by_chance", c["azul.setup.starter-choice"] == "by-chance")
 
     def choice(self, interp_id: str) -> str:
         return self.choices[interp_id]

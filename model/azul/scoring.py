@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from model.azul.colours import EMPTY, ROWS
+from model.azul.colours import EMPTY, MARKER, ROWS
 from model.clauses import cite, cite_alternative
 
 FLOOR_PENALTIES: tuple[int, ...] = (1, 1, 2, 2, 2, 3, 3)    # azul.floor.penalties, per space from the left
@@ -44,7 +44,14 @@ def placement_points(wall: list[int], row: int, col: int, count_both: bool) -> i
     return across + down
 
 
-def floor_penalty(tokens_on_floor: int) -> int:
-    """What a floor line holding this many tiles (the marker included) costs, as a positive number."""
+def floor_penalty(floor: list[int], marker_cost: str) -> int:
+    """What a floor line costs at floor scoring, as a positive number: each covered space its printed
+    value; the marker's own cost is the azul.floor.marker-cost point."""
     cite("azul.floor.penalties")
-    return sum(FLOOR_PENALTIES[:tokens_on_floor])
+    if MARKER not in floor:
+        return sum(FLOOR_PENALTIES[:len(floor)])
+    cite_alternative("azul.floor.marker-cost", marker_cost)
+    if marker_cost == "space-value":
+        return sum(FLOOR_PENALTIES[:len(floor)])
+    tiles = sum(FLOOR_PENALTIES[i] for i, t in enumerate(floor) if t != MARKER)
+    return tiles + 1 if marker_cost == "one-point" else tiles

@@ -11,7 +11,7 @@ from model.azul.ruleset import Ruleset
 from model.azul.state import AzulState, Board
 from model.azul.supply import fill_factories
 from model.chance import Chance, SeededChance
-from model.clauses import cite
+from model.clauses import cite, cite_alternative
 from model.errors import RulesetError
 from model.events import Event
 
@@ -37,10 +37,16 @@ def new_game(players: int = 2, seed: int = 0, wall: str = "coloured",
     cite("azul.setup.factory-count")
     state = AzulState(boards=[Board() for _ in range(players)],
                       factories=[[0] * NUM_COLOURS for _ in range(FACTORIES_FOR[players])])
+    cite("azul.component.bag")
     cite("azul.setup.bag")
     state.bag = [TILES_PER_COLOUR] * NUM_COLOURS
     cite("azul.setup.first-player")
-    state.starter = chance.first_player(players)
+    if ruleset.starter_by_chance:
+        cite_alternative("azul.setup.starter-choice", "by-chance")
+        state.starter = chance.first_player(players)
+    else:
+        cite_alternative("azul.setup.starter-choice", "first-seat")
+        state.starter = 0
     state.marker = state.starter
     events: list[Event] = []
     fill_factories(state, chance, events, "azul.setup.fill-factories")

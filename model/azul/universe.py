@@ -8,6 +8,8 @@ from model.azul.colours import NUM_COLOURS, ROWS
 
 CANDIDATES: tuple[Action, ...] = tuple(
     [take(src, c, d) for src in (*range(9), CENTRE_SOURCE) for c in range(NUM_COLOURS) for d in (*range(ROWS), FLOOR)]
+    + [take(src, c, d, k) for src in (*range(9), CENTRE_SOURCE) for c in range(NUM_COLOURS) for d in range(ROWS)
+       for k in range(1, d + 1)]
     + [wall(r, c) for r in range(ROWS) for c in range(ROWS)])
 
 

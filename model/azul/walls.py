@@ -20,7 +20,7 @@ def allowed_columns(wall: list[int], row: int, colour: int, gray: bool) -> list[
     """The columns of `row` where a `colour` tile may be placed now (empty list: no valid space)."""
     base = row * ROWS
     if not gray:
-        cite("azul.wall.move-rightmost")
+        cite("azul.component.wall-pattern")
         col = printed_column(row, colour)
         return [col] if wall[base + col] == EMPTY else []
     cite("azul.gray.free-placement")

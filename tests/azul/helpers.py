@@ -19,6 +19,7 @@ def bare(players: int = 2, wall: str = "coloured", interpretations: Mapping[str,
     """A new game with player `first` to move and every factory tile back in the bag."""
     g = new_game(players, wall=wall, interpretations=interpretations, chance=ScriptedChance(first=first, seed=1))
     s = g.state
+    s.starter = s.to_move = first                   # whatever azul.setup.starter-choice says
     for f in s.factories:
         for c in range(NUM_COLOURS):
             s.bag[c] += f[c]

@@ -157,10 +157,12 @@ def test_illegal_takes_name_their_clause() -> None:
     set_line(b, 3, BLACK, 3)
     s.factories[0][BLUE] = 2
     s.factories[1][YELLOW] = 2
+    s.factories[2][BLACK] = 1
     settle(g)
     assert refusal(g, "take F1 blue line 1") == "azul.lines.wall-has-colour"
     assert refusal(g, "take F2 yellow line 2") == "azul.lines.same-colour"
-    assert refusal(g, "take F2 yellow line 3") == "azul.lines.capacity"
+    assert refusal(g, "take F3 black line 3") == "azul.lines.capacity"
+    assert refusal(g, "take F2 yellow line 4 x1") == "azul.lines.to-floor"
     assert refusal(g, "take F1 red line 4") == "azul.offer.take-factory"
     assert refusal(g, "take C blue floor") == "azul.offer.take-centre"
     assert refusal(g, "take F6 blue floor") == "azul.setup.factory-count"
