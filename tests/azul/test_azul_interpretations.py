@@ -187,3 +187,81 @@ def test_refill_from_the_lid_then_partly() -> None:
     events = end_offer(g, colour=BLUE)
     assert "partial-fill" in [e.kind for e in events]
     assert [sum(f) for f in s.factories] == [4, 1, 0, 0, 0] and s.round == 2
+
+
+@asserts("azul.end.trigger", "azul.end.final-floor")
+@pytest.mark.parametrize(("alt", "score"), [("scored", 10 - 4 + 2), ("skipped", 10 + 2)])
+def test_final_floor(alt: str, score: int) -> None:
+    g = bare(interpretations={"azul.end.final-floor": alt})
+    b = g.state.boards[0]
+    b.wall[0:5] = [0, 1, 2, 3, 4]
+    b.floor = [RED] * 3
+    b.score = 10
+    settle(g)
+    end_offer(g)
+    assert g.is_over and b.score == score
+
+
+@asserts("azul.floor.marker-kept", "azul.floor.marker-cost", "azul.offer.first-from-centre")
+@pytest.mark.parametrize(("alt", "at_pick", "at_floor"), [
+    ("space-value", 0, 1 + 1 + 2), ("one-point", 0, 1 + 1 + 1), ("one-point-at-pick", 1, 1 + 1)])
+def test_marker_cost(alt: str, at_pick: int, at_floor: int) -> None:
+    g = bare(interpretations={"azul.floor.marker-cost": alt})
+    s = g.state
+    b = s.boards[0]
+    b.floor = [BLUE, BLUE]                       # the marker will cover the third space (-2)
+    b.score = 10
+    s.centre[RED] = 1
+    s.factories[0][BLACK] = 1
+    settle(g)
+    play(g, "take C red line 1")
+    assert b.floor == [BLUE, BLUE, MARKER] and b.score == 10 - at_pick
+    play(g, "take F1 black line 5")
+    assert b.score == 10 - at_pick + 1 - at_floor    # +1: the red tile on line 1 was tiled
+
+
+@asserts("azul.lines.capacity", "azul.lines.full-line-choice")
+@pytest.mark.parametrize("alt", IMPLEMENTED["azul.lines.full-line-choice"])
+def test_full_line_choice(alt: str) -> None:
+    g = bare(interpretations={"azul.lines.full-line-choice": alt})
+    s = g.state
+    b = s.boards[0]
+    set_line(b, 2, RED, 2)
+    s.factories[0][RED] = 3
+    s.factories[1][BLACK] = 1
+    settle(g)
+    if alt == "refused":
+        assert refusal(g, "take F1 red line 2") == "azul.lines.capacity"
+        return
+    assert parse_action("take F1 red line 2") in g.legal_actions()
+    play(g, "take F1 red line 2")
+    assert b.line_count[1] == 2 and b.floor == [RED] * 3
+
+
+@asserts("azul.lines.to-floor", "azul.lines.one-line", "azul.lines.voluntary-split")
+@pytest.mark.parametrize("alt", IMPLEMENTED["azul.lines.voluntary-split"])
+def test_voluntary_split(alt: str) -> None:
+    g = bare(interpretations={"azul.lines.voluntary-split": alt})
+    s = g.state
+    b = s.boards[0]
+    s.factories[0][RED] = 3
+    s.factories[1][BLACK] = 1
+    settle(g)
+    splits = [str(a) for a in g.legal_actions() if str(a).startswith("take F1 red line 4 ")]
+    if alt == "all-or-floor":
+        assert splits == []
+        assert refusal(g, "take F1 red line 4 x1") == "azul.lines.to-floor"
+        return
+    assert splits == ["take F1 red line 4 x1", "take F1 red line 4 x2"]   # x3 = all of them: plain 'line 4'
+    assert refusal(g, "take F1 red line 4 x3") == "azul.lines.to-floor"
+    play(g, "take F1 red line 4 x1")
+    assert b.line_count[3] == 1 and b.floor == [RED, RED]
+
+
+@asserts("azul.setup.first-player", "azul.setup.starter-choice")
+def test_starter_choice() -> None:
+    from model.azul import new_game
+    assert {new_game(3, seed=k).current_player for k in range(30)} == {0}
+    chosen = {new_game(3, seed=k, interpretations={"azul.setup.starter-choice": "by-chance"}).current_player
+              for k in range(30)}
+    assert chosen == {0, 1, 2}
