@@ -50,12 +50,20 @@ def verify_command(profile: str, out: Path, jobs: int | None) -> None:
 
 
 @cli.command("lint")
-def lint_command() -> None:
+@click.option("--game", "games", multiple=True, metavar="NAME",
+              help="Only this game's clauses (repeatable; default: every registered game).")
+def lint_command(games: tuple[str, ...]) -> None:
     """Clause links: spec ids cited nowhere, ids that spec/ lacks, tests pinned to old revisions."""
     from harness.coverage import lint, load_test_results
     from harness.pytest_plugin import DEFAULT_JSON
+    from harness.registry import UnknownGame, game_names, get_game
 
-    problems = lint(default_catalogue(), load_test_results(DEFAULT_JSON))
+    try:
+        chosen = [get_game(g).name for g in games] or list(game_names())
+    except UnknownGame as exc:
+        raise UserError(str(exc)) from None
+    results = load_test_results(DEFAULT_JSON)
+    problems = [p for g in chosen for p in lint(default_catalogue(g), results)]
     for p in problems:
         click.echo(f"error {p}")
     click.echo(f"{len(problems)} problem(s)")

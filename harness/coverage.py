@@ -13,10 +13,19 @@ from typing import Any
 
 import attrs
 
+from harness.registry import game_names, get_game
 from spec import Catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
-ID_LITERAL = re.compile(r"^duel\.[a-z0-9-]+(\.[a-z0-9-]+)+(@\d+)?$")
+
+
+def _id_literal() -> re.Pattern[str]:
+    """A clause id of any registered game, optionally pinned to a revision ("duel.x.y@2")."""
+    prefixes = "|".join(re.escape(get_game(n).id_prefix) for n in game_names())
+    return re.compile(rf"^(?:{prefixes})[a-z0-9-]+(\.[a-z0-9-]+)+(@\d+)?$")
+
+
+ID_LITERAL = _id_literal()
 
 
 def string_sites(folder: Path, known: set[str]) -> dict[str, list[str]]:
@@ -149,6 +158,7 @@ def lint(catalogue: Catalogue, tests: Mapping[str, Any] | None = None) -> list[s
     suspects (tests and scenarios pinned to an older revision than spec/ holds)."""
     problems = []
     known = set(catalogue.ids) | {i.id for i in catalogue.interpretations}
+    mine = catalogue.id_prefix
     model_sites = string_sites(ROOT / "model", known)
     prop_sites = string_sites(ROOT / "properties", known)
     for c in catalogue:
@@ -159,7 +169,7 @@ def lint(catalogue: Catalogue, tests: Mapping[str, Any] | None = None) -> list[s
             problems.append(f"{c.id}: cited nowhere in model/ ({c.file}:{c.line})")
     for folder in ("model", "properties", "harness", "tests"):
         for cid, where in sorted(string_sites(ROOT / folder, known).items()):
-            if cid not in known:
+            if cid.startswith(mine) and cid not in known:
                 problems.append(f"{where[0]}: id {cid!r} is not in spec/")
     for suspect in suspects(catalogue, tests):
         problems.append(suspect.message())
@@ -190,7 +200,7 @@ class Suspect:
 
 
 def _pin(value: object) -> tuple[str, int] | None:
-    if isinstance(value, str) and value.startswith("duel.") and "@" in value:
+    if isinstance(value, str) and "@" in value and ID_LITERAL.match(value):
         cid, _, rev = value.partition("@")
         if rev.isdigit():
             return cid, int(rev)

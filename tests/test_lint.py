@@ -26,3 +26,11 @@ sources = [{ doc = "rulebook", at = "end-of-game/s1", fp = "49bc44ee" }]
 ''')
     problems = lint(load_catalogue(spec_copy))
     assert any(p.startswith("duel.end.fireworks: cited nowhere in model/") for p in problems)
+
+
+def test_every_registered_game_lints_clean() -> None:
+    from harness.registry import game_names
+    from spec import default_catalogue
+
+    for game in game_names():
+        assert lint(default_catalogue(game)) == [], game
