@@ -7,7 +7,7 @@ import time
 
 import attrs
 
-from model import new_game
+from model.duel import new_game
 from model.clauses import recording
 
 
@@ -28,7 +28,7 @@ class BenchResult:
 
 def play_random(seed: int) -> int:
     """One full game, uniform over legal actions; returns the number of actions."""
-    from properties.watchdog import max_game_steps
+    from properties.duel.bounds import max_game_steps
 
     game = new_game(seed=seed)
     rng = random.Random(seed)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import graphviz
 
-from model.phases import phase_graph
+from model.duel.phases import phase_graph
 
 
 def phase_dot(visits: Mapping[tuple[str, str], int] | None = None) -> graphviz.Digraph:

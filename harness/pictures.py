@@ -8,7 +8,7 @@ from pathlib import Path
 
 import attrs
 
-from harness.board_svg import board_svg
+from harness.duel.board_svg import board_svg
 from harness.scenarios.loader import Scenario
 
 
@@ -25,9 +25,9 @@ class PictureError(Exception):
 def scenario_pictures(scenario: Scenario, folder: Path, steps: bool = True) -> list[Picture]:
     """Write `folder/00-given.svg` and, with `steps`, `folder/NN-step.svg` after each step."""
     from harness.scenarios import ScenarioError
-    from harness.scenarios.position import build_game
+    from harness.duel.scenarios.position import build_game
     from harness.scenarios.stops import PhaseEnded
-    from model import IllegalAction, parse_action
+    from model.duel import IllegalAction, parse_action
 
     folder.mkdir(parents=True, exist_ok=True)
     try:

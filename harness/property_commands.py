@@ -15,7 +15,7 @@ from rich.table import Table
 
 from harness.errors import UserError
 from model.errors import RulesetError
-from model.ruleset import Ruleset, parse_override
+from model.duel.ruleset import Ruleset, parse_override
 from properties.matrix import SHRINK_SECONDS
 from properties.watchdog import DEFAULT_GAME_SECONDS, DEFAULT_MEMORY_LIMIT, MEMORY_ENV
 

@@ -27,24 +27,60 @@ class UnknownGame(LookupError):
 
 @attrs.frozen
 class GameEntry:
-    """What a game brings to the shared harness. Callables are given as "module:attribute" strings
-    and imported on first use."""
+    """What a game brings to the shared harness. Callables and tables are "module:attribute" strings,
+    imported on first use (`load`), so listing the games imports none of them.
+
+    The signatures the shared layers rely on (docs/adding-a-game.md):
+      new_game(seed=0, overrides=None, players=None, chance=None) -> a model.protocol.Game
+      invariants(game) -> [(invariant name, clause id, message)]           (state invariants)
+      step_invariants(before, game, events, step, action, deep_every) -> [(name, clause id, message)]
+      invariant_table -> {invariant name: (clause ids...)}   (state and step: the matrix columns)
+      policies -> {name: policy(game, actions, rng) -> action}   ("uniform" at least)
+      phase_graph() -> networkx.DiGraph                  (built with model.phases)
+      step_bound(game) -> int                             (the longest game its components allow)
+      implemented -> {interpretation id: (alternatives the model runs, default first)}
+      scores(game) -> (score per seat)
+      candidates(game) -> every action that could be asked (the generator/predicate comparison space)
+      format_tiles([colour...]) -> str                    (the scenario notation of drawn tiles)
+    Optional: statistics(game, action, events, branches, draws) (designer counts), substep(game) -> str,
+    scenario_game(scenario) -> (game, chance) building a scenario's `given` position, renderers.
+    """
 
     name: str                      # the --game value, e.g. "duel"
     title: str                     # for people: "Azul Duel"
     id_prefix: str                 # every clause id of the game starts with it: "duel."
     spec_dir: str                  # its catalogue folder under spec/: "azul_duel"
     fixtures_dir: str              # its scenario folder under fixtures/: "duel"
-    players: tuple[int, ...]       # the player counts it supports
+    players: tuple[int, ...]       # the player counts it supports (the first is the default)
     new_game: str                  # "module:function" starting a game
-    invariants: str = ""           # "module:function" checking every invariant of a game ("" = none yet)
+    invariants: str = ""           # "module:function": state invariants ("" = none yet)
+    step_invariants: str = ""      # "module:function": invariants over one step
+    invariant_table: str = ""      # "module:attr": invariant name -> clause ids
+    policies: str = "properties.policies:BASE_POLICIES"
+    default_policy: str = "uniform"
+    phase_graph: str = ""          # "module:function" returning the phase DiGraph
+    step_bound: str = ""           # "module:function": the watchdog's step bound for a game
+    implemented: str = ""          # "module:attr": interpretation alternatives the model runs
+    combinations: str = ""         # "module:attr": extra matrix rows (override dicts) designers ask about
+    scores: str = ""               # "module:function": scores by seat
+    candidates: str = ""           # "module:function": the candidate action universe
+    format_tiles: str = ""         # "module:function": tile colours in scenario notation
+    statistics: str = ""           # "module:function": designer statistics of one step (optional)
+    substep: str = ""              # "module:function": where play stands, finer than the phase (optional)
+    scenario_game: str = ""        # "module:function": build a scenario's position (optional)
+    progress_clauses: tuple[str, ...] = ()   # what a game that never ends breaks (the watchdog's livelock)
     renderers: Mapping[str, str] = attrs.field(factory=dict)   # kind ("text", "svg") -> "module:function"
 
-    def load(self, what: str) -> Callable[..., Any]:
-        """Import one of the entry's "module:attribute" references by field name."""
-        ref = getattr(self, what) if what != "renderer" else None
+    def has(self, what: str) -> bool:
+        """Whether the entry supplies `what` (a field name)."""
+        return bool(getattr(self, what, ""))
+
+    def load(self, what: str) -> Any:
+        """Import one of the entry's "module:attribute" references by field name; UnknownGame (one
+        line, for the CLI) when the game does not supply it."""
+        ref = getattr(self, what, None)
         if not isinstance(ref, str) or ":" not in ref:
-            raise UnknownGame(f"game {self.name!r} supplies no {what}")
+            raise UnknownGame(f"game {self.name!r} supplies no {what} yet")
         module, _, attribute = ref.partition(":")
         return getattr(import_module(module), attribute)
 

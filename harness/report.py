@@ -15,7 +15,7 @@ import jinja2
 
 from harness.coverage import ClauseCoverage, summary
 from harness.diagram import phase_dot, substep_dot, svg_of
-from model.phases import phase_graph
+from model.duel.phases import phase_graph
 from spec import Catalogue
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("harness", "templates"),

@@ -12,11 +12,11 @@ from rich.markup import escape
 from harness.errors import UserError
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files
 from harness.scenarios.loader import with_readings
-from harness.scenarios.position import build_game
-from harness.scenarios.readings import ReadingError, parse_readings
+from harness.duel.scenarios.position import build_game
+from harness.duel.scenarios.readings import ReadingError, parse_readings
 from harness.scenarios.stops import PhaseEnded
-from model import IllegalAction, parse_action
-from model.render import render_text
+from model.duel import IllegalAction, parse_action
+from model.duel.render import render_text
 
 
 @click.command("scenario")
@@ -153,7 +153,7 @@ def _stopped(game) -> str:  # type: ignore[no-untyped-def]
 
 
 def _export(scenario, game, after: int) -> None:  # type: ignore[no-untyped-def]
-    from harness.scenarios.writer import ExportError, position_toml
+    from harness.duel.scenarios.writer import ExportError, position_toml
 
     steps = [st for st in scenario.steps if not st.error]
     if after > len(steps):

@@ -1,14 +1,20 @@
-"""model: the executable rules of Azul Duel. Every rule site cites its clause id."""
+"""model: what every game's rules share, and nothing of any one game.
 
-from model.actions import Action, Kind, NotationError, parse_action
+- `model.clauses`: the citation recorder (`cite`, `cite_alternative`, `cite_edge`).
+- `model.chance`: injected chance (`Chance` protocol, seeded and scripted sources).
+- `model.events`: `Event` (every effect names its clause) and `Outcome`.
+- `model.errors`: `IllegalAction`, `RulesetError`, `RuleLoopError`.
+- `model.phases`: the phase-graph machinery (a game lists its phases and edges).
+- `model.protocol`: `Game`, the one surface shared layers use.
+
+Each game's rules live in their own folder (`model/duel/`, `model/azul/`), found through the registry
+(harness/registry.py); this package imports none of them.
+"""
+
 from model.chance import Chance, ScriptedChance, SeededChance
-from model.engine import Game
-from model.errors import IllegalAction, RulesetError
+from model.errors import IllegalAction, RuleLoopError, RulesetError
 from model.events import Event, Outcome
-from model.game import new_game
-from model.ruleset import IMPLEMENTED, Ruleset
+from model.protocol import Game
 
-__all__ = [
-    "IMPLEMENTED", "Action", "Chance", "Event", "Game", "IllegalAction", "Kind", "NotationError",
-    "Outcome", "Ruleset", "RulesetError", "ScriptedChance", "SeededChance", "new_game", "parse_action",
-]
+__all__ = ["Chance", "Event", "Game", "IllegalAction", "Outcome", "RuleLoopError", "RulesetError",
+           "ScriptedChance", "SeededChance"]

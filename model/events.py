@@ -24,9 +24,10 @@ class Event(NamedTuple):
 
 @attrs.frozen(slots=True)
 class Outcome:
-    """The end of a game: final scores, the winner (None for a draw) and why."""
+    """The end of a game: final scores (one per seat), the winner (None for a draw or a shared
+    win) and why, naming the clause that decided it."""
 
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     winner: int | None
     reason: str
     clause: str

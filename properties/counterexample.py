@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from harness.scenarios.notation import LETTER_OF
+from harness.registry import DEFAULT_GAME, get_game
 
 DEFAULT_DIR = Path("counterexamples")
 
@@ -18,9 +18,16 @@ def _toml_str(text: str) -> str:
 def scenario_text(*, scenario_id: str, description: str, clauses: Sequence[str],
                   overrides: Mapping[str, str], actions: Sequence[str], seed: int | None = None,
                   tiles: Sequence[int] = (), plates: Sequence[int] | None = None, chips: Sequence[int] = (),
-                  first: int | None = None) -> str:
+                  first: int | None = None, game: str | None = None, players: int | None = None) -> str:
+    """The scenario file of a failing game. `game` (None: the default game) is written as the file's
+    `game` key, `players` when not the game's default count; drawn tiles are written in the game's
+    own notation (its registry entry's `format_tiles`)."""
     lines = [f"id = {_toml_str(scenario_id)}", f'description = """\n{description}"""',
              "clauses = [" + ", ".join(_toml_str(c) for c in clauses) + "]"]
+    if game is not None:
+        lines.insert(0, f"game = {_toml_str(game)}")
+    if players is not None:
+        lines.append(f"players = {players}")
     if overrides:
         lines.append("interpretations = { " + ", ".join(f"{_toml_str(k)} = {_toml_str(v)}"
                                                         for k, v in sorted(overrides.items())) + " }")
@@ -32,7 +39,8 @@ def scenario_text(*, scenario_id: str, description: str, clauses: Sequence[str],
     lines += ["", "[chance]", 'scope = "game"']
     if seed is None:
         lines.append("strict = true")
-        lines.append(f'tiles = "{"".join(LETTER_OF[t] for t in tiles)}"')
+        format_tiles = get_game(game or DEFAULT_GAME).load("format_tiles")
+        lines.append(f'tiles = "{format_tiles(list(tiles))}"')
         if plates is not None:
             lines.append("plates = [" + ", ".join(f'"P{p:02d}"' for p in plates) + "]")
         lines.append("chips = [" + ", ".join(f'"C{c:02d}"' for c in chips) + "]")

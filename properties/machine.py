@@ -1,5 +1,8 @@
 """Hypothesis state machine: Hypothesis chooses among the legal actions *and* drives chance, every
-invariant runs after every step, and a failure is written as a replayable scenario file."""
+invariant runs after every step, and a failure is written as a replayable scenario file.
+
+One machine for every game: `machine_for(overrides, game="azul")` plays the registered game (its
+start, invariants and step bound from its registry entry)."""
 
 from __future__ import annotations
 
@@ -12,24 +15,25 @@ from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from model import Ruleset, new_game
-from model.engine import Game
+from harness.registry import DEFAULT_GAME, get_game
 from model.errors import RuleLoopError
+from model.protocol import Game
 from properties.chance import HypothesisChance, RecordingChance
 from properties.counterexample import DEFAULT_DIR, scenario_text, write_counterexample
 from properties.failure import InvariantBroken
-from properties.invariants import violations
-from properties.steps import check_step, invariant_clauses
-from properties.watchdog import Alarm, GameWatchdog, Livelock, StepCounter, max_game_steps
+from properties.simulate import invariant_clauses
+from properties.watchdog import Alarm, GameWatchdog, Livelock, StepCounter
 
 MACHINE_GAME_SECONDS = 20.0
 
-__all__ = ["DuelMachine", "InvariantBroken", "machine_for"]
+__all__ = ["GameMachine", "InvariantBroken", "machine_for"]
 
 
-class DuelMachine(RuleBasedStateMachine):
-    """Random legal play of Azul Duel under `overrides` (a subclass may set them)."""
+class GameMachine(RuleBasedStateMachine):
+    """Random legal play of a registered game under `overrides` (a subclass sets them, and `game`)."""
 
+    game_name: ClassVar[str] = DEFAULT_GAME
+    players: ClassVar[int | None] = None
     overrides: ClassVar[dict[str, str]] = {}
     counterexample_dir: ClassVar[Path] = DEFAULT_DIR
     game_seconds: ClassVar[float] = MACHINE_GAME_SECONDS     # per example (one game, ~300 steps)
@@ -48,12 +52,15 @@ class DuelMachine(RuleBasedStateMachine):
     def setup(self, data: Any) -> None:
         self.chance = HypothesisChance(data)
         self.recorder = RecordingChance(self.chance)
-        rules = Ruleset.build(self.overrides)
-        self.watchdog = GameWatchdog(max_game_steps(rules), self.game_seconds)
+        entry = get_game(self.game_name)
+        self.state_invariants = entry.load("invariants")
+        self.step_invariants = entry.load("step_invariants") if entry.has("step_invariants") else None
+        self.watchdog = GameWatchdog(1 << 30, self.game_seconds)
         self.alarm = Alarm(self.watchdog.alarm_seconds())      # one alarm for the whole example
         self.alarm.arm()
         with self._watched(None):
-            self.game = new_game(ruleset=rules, chance=self.recorder)
+            self.game = entry.load("new_game")(overrides=self.overrides, players=self.players, chance=self.recorder)
+        self.watchdog.max_steps = entry.load("step_bound")(self.game)
 
     def teardown(self) -> None:
         if self.alarm is not None:
@@ -96,14 +103,17 @@ class DuelMachine(RuleBasedStateMachine):
         assert self.game is not None and self.chance is not None
         self.chance.data = data
         assert self.watchdog is not None
-        action = data.draw(st.sampled_from(self.game.legal_actions()), label="action")
-        before = self.game.state.copy()
+        action = data.draw(st.sampled_from(list(self.game.legal_actions())), label="action")
+        before = self.game.copy()
         self.actions.append(str(action))
         self.step.value = len(self.actions)
+        problems: list[tuple[str, str]] = []
         with self._watched(self.game):
             self.watchdog.tick(self.game, len(self.actions) - 1)
             events = self.game.apply(action)
-            problems = check_step(before, self.game, events, len(self.actions), deep_every=10, action=action)
+            if self.step_invariants is not None:
+                problems = [(name, msg) for name, _, msg in
+                            self.step_invariants(before, self.game, events, len(self.actions), action, 10)]
         self._fail_on(problems)
 
     @precondition(lambda self: self.game is not None and not self._playable())
@@ -115,7 +125,7 @@ class DuelMachine(RuleBasedStateMachine):
     def state_invariants(self) -> None:
         if self.game is not None:
             with self._watched(self.game):
-                problems = [(inv.name, msg) for inv, msg in violations(self.game)]
+                problems = [(name, msg) for name, _, msg in self.state_invariants(self.game)]
             self._fail_on(problems)
 
     def _fail_on(self, problems: list[tuple[str, str]], *, phase: str | None = None,
@@ -125,31 +135,31 @@ class DuelMachine(RuleBasedStateMachine):
         name, msg = problems[0]
         rec = self.recorder
         assert rec is not None
+        entry = get_game(self.game_name)
         if clauses is None:
-            clauses = WATCHDOG_CLAUSES.get(name) or invariant_clauses(name)
-        phase = phase or (self.game.state.phase if self.game is not None else "setup")
+            clauses = (entry.progress_clauses if name in ("livelock", "model-error")
+                       else invariant_clauses(name, self.game_name))
+        phase = phase or (str(getattr(self.game.state, "phase", "")) if self.game is not None else "setup")
         alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(self.overrides.items())) or "defaults"
         text = scenario_text(
             scenario_id=f"counterexample.{name}.{alt}",
             description=f"Hypothesis found: {name}: {msg}\n(after {len(self.actions)} actions, phase {phase})",
             clauses=clauses, overrides=self.overrides, actions=self.actions, tiles=rec.tiles,
-            plates=rec.plates, chips=rec.chips, first=rec.first)
-        path = write_counterexample(text, f"hypothesis-{name}-{alt}", self.counterexample_dir)
+            plates=rec.plates, chips=rec.chips, first=rec.first,
+            game=self.game_name if self.game_name != DEFAULT_GAME else None, players=self.players)
+        prefix = "" if self.game_name == DEFAULT_GAME else f"{self.game_name}-"
+        path = write_counterexample(text, f"hypothesis-{prefix}{name}-{alt}", self.counterexample_dir)
         raise InvariantBroken(name, f"{msg} (phase {phase})", seed=None, step=len(self.actions), scenario=path,
                               overrides=self.overrides)
 
 
-# Failures that are not invariants: the clauses their counterexample files name.
-WATCHDOG_CLAUSES: dict[str, tuple[str, ...]] = {
-    "livelock": ("duel.round.structure", "duel.end.after-round-5"),
-    "model-error": ("duel.round.structure",),
-}
-
-
-def machine_for(overrides: dict[str, str], directory: Path | None = None) -> type[DuelMachine]:
-    """A DuelMachine subclass playing under the given interpretation overrides."""
-    name = "DuelMachine_" + "_".join(f"{k}={v}" for k, v in sorted(overrides.items())).replace(".", "_").replace("-", "_")
-    attrs: dict[str, object] = {"overrides": dict(overrides)}
+def machine_for(overrides: dict[str, str], directory: Path | None = None, game: str = DEFAULT_GAME,
+                players: int | None = None) -> type[GameMachine]:
+    """A GameMachine subclass playing `game` under the given interpretation overrides."""
+    get_game(game)                                         # an unknown game fails here, by name
+    label = "_".join(f"{k}={v}" for k, v in sorted(overrides.items())) or "defaults"
+    name = f"{game.capitalize()}Machine_" + label.replace(".", "_").replace("-", "_").replace("=", "_")
+    attrs: dict[str, object] = {"overrides": dict(overrides), "game_name": game, "players": players}
     if directory is not None:
         attrs["counterexample_dir"] = directory
-    return type(name or "DuelMachine_defaults", (DuelMachine,), attrs)
+    return type(name, (GameMachine,), attrs)

@@ -1,7 +1,9 @@
 """The interpretation matrix: every invariant under every alternative of every interpretation point.
 
 Rows are the spec's defaults, each non-default alternative alone, and a few combinations designers
-ask about; columns are the invariants. A broken cell names the counterexample scenario."""
+ask about; columns are the invariants. A broken cell names the counterexample scenario. The game's
+interpretation points come from its catalogue, what its model runs, its invariants and its
+combinations from its registry entry (`game="azul"`)."""
 
 from __future__ import annotations
 
@@ -11,23 +13,21 @@ from typing import Any
 
 import attrs
 
-from model.ruleset import IMPLEMENTED
-from properties.invariants import INVARIANTS
+from harness.registry import DEFAULT_GAME, get_game
 from properties.simulate import WATCHDOG_FAILURES, run_campaign, write_failure
-from properties.steps import STEP_INVARIANTS
 from properties.watchdog import DEFAULT_GAME_SECONDS
-from spec import default_catalogue
 
-# Invariants, then the watchdogs' failures (a game that never ends, a rule loop past its bound, a crash).
-COLUMNS: tuple[str, ...] = (tuple(i.name for i in INVARIANTS) + tuple(i.name for i in STEP_INVARIANTS)
-                            + tuple(WATCHDOG_FAILURES))
 
-# Combinations whose interplay a designer asks about (each alternative alone is always a row).
-COMBINATIONS: tuple[dict[str, str], ...] = (
-    {"duel.plate.draw-at-zero": "must-pay", "duel.acquire.end.passed-tokens": "strict"},
-    {"duel.score.start": "zero", "duel.plate.draw-at-zero": "must-pay"},
-    {"duel.score.start": "zero", "duel.plate.draw-at-zero": "must-pay", "duel.acquire.end.passed-tokens": "strict"},
-)
+def columns(game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    """The game's invariants (state, then step), then the watchdogs' failures (a game that never
+    ends, a rule loop past its bound, a crash)."""
+    return tuple(get_game(game).load("invariant_table")) + WATCHDOG_FAILURES
+
+
+def combinations(game: str = DEFAULT_GAME) -> tuple[dict[str, str], ...]:
+    """Rows whose interplay a designer asks about (each alternative alone is always a row)."""
+    entry = get_game(game)
+    return tuple(entry.load("combinations")) if entry.has("combinations") else ()
 
 
 @attrs.frozen
@@ -45,13 +45,17 @@ class MatrixRow:
         return attrs.asdict(self)
 
 
-def matrix_rows() -> list[tuple[str, dict[str, str]]]:
+def matrix_rows(game: str = DEFAULT_GAME) -> list[tuple[str, dict[str, str]]]:
+    from spec import default_catalogue
+
+    entry = get_game(game)
+    implemented = entry.load("implemented")
     rows: list[tuple[str, dict[str, str]]] = [("defaults", {})]
-    for interp in default_catalogue().interpretations:
-        for alt in IMPLEMENTED[interp.id]:
+    for interp in default_catalogue(game).interpretations:
+        for alt in implemented.get(interp.id, ()):
             if alt != interp.default:
                 rows.append((f"{interp.id}={alt}", {interp.id: alt}))
-    for combo in COMBINATIONS:
+    for combo in combinations(game):
         rows.append((" + ".join(f"{k}={v}" for k, v in sorted(combo.items())), dict(combo)))
     return rows
 
@@ -59,17 +63,18 @@ def matrix_rows() -> list[tuple[str, dict[str, str]]]:
 def run_matrix(games: int, seed: int = 0, jobs: int = 1, out: Path | None = None,
                progress: Callable[[int], None] | None = None,
                game_seconds: float = DEFAULT_GAME_SECONDS,
-               on_row: Callable[[int, int, str], None] | None = None) -> list[MatrixRow]:
+               on_row: Callable[[int, int, str], None] | None = None, game: str = DEFAULT_GAME,
+               players: int | None = None) -> list[MatrixRow]:
     """Each row is a campaign of `games` checked games; each game is watched (`game_seconds`, and
     the step bound), so a row that livelocks shows `livelock` instead of hanging the matrix.
     `on_row(k, n, label)` is called as row k (from 1) of n starts."""
     result = []
-    rows = matrix_rows()
+    rows = matrix_rows(game)
     for k, (label, overrides) in enumerate(rows, 1):
         if on_row:
             on_row(k, len(rows), label)
         campaign = run_campaign(games, seed, overrides, jobs=jobs, deep_every=50, progress=progress,
-                                game_seconds=game_seconds)
+                                game_seconds=game_seconds, game=game, players=players)
         broken: dict[str, str] = {}
         messages: dict[str, str] = {}
         for report in campaign.failures:
@@ -98,7 +103,7 @@ class Shrunk:
 
 
 def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 200,
-               seconds: float | None = SHRINK_SECONDS) -> Shrunk | None:
+               seconds: float | None = SHRINK_SECONDS, game: str = DEFAULT_GAME) -> Shrunk | None:
     """Let Hypothesis find and shrink a failing game under `overrides` within `seconds` (None: no
     budget); the machine writes the shrunk scenario. None when Hypothesis found no failure (in time).
 
@@ -113,7 +118,7 @@ def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 2
     from properties.failure import InvariantBroken
     from properties.machine import machine_for
 
-    machine = machine_for(overrides, directory)
+    machine = machine_for(overrides, directory, game=game)
     case = machine.TestCase
     case.settings = settings(max_examples=max_examples, stateful_step_count=300, deadline=None,
                              database=None, derandomize=True, suppress_health_check=list(HealthCheck))

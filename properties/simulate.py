@@ -1,7 +1,9 @@
 """Simulation campaigns: random legal games checked at every step, with designer statistics.
 
-Each game g of a campaign with seed S uses `SeededChance(S + g)` and a uniform random policy seeded
-the same way, so any game can be replayed alone (and is written as a scenario file when it fails).
+Each game g of a campaign with seed S uses `SeededChance(S + g)` and a policy seeded the same way, so
+any game can be replayed alone (and is written as a scenario file when it fails). The game is any
+registered one (`game="duel"`, `"azul"`, ...): its start, invariants, step bound and statistics come
+from its registry entry (harness/registry.py); nothing here names a game.
 """
 
 from __future__ import annotations
@@ -16,24 +18,30 @@ from typing import Any
 
 import attrs
 
-from model import Ruleset, new_game
-from model.actions import Kind
+from harness.registry import DEFAULT_GAME, GameEntry, get_game
 from model.clauses import RECORDER, recording
-from model.engine import Game
 from model.errors import RuleLoopError
+from model.protocol import Game
 from properties.counterexample import scenario_text, write_counterexample
 from properties.failure import InvariantBroken
-from properties.invariants import violations
-from properties.policy import POLICIES
-from properties.steps import check_step
-from properties.watchdog import DEFAULT_GAME_SECONDS, GameWatchdog, Livelock, StepCounter, limit_memory, max_game_steps
+from properties.watchdog import DEFAULT_GAME_SECONDS, GameWatchdog, Livelock, StepCounter, limit_memory
 
-# Failures that are not invariants of properties/invariants.py or properties/steps.py.
-WATCHDOG_FAILURES: dict[str, tuple[str, ...]] = {
-    "livelock": ("duel.round.structure", "duel.end.after-round-5"),   # the game must end
-    "rule-loop": (),                                                  # the clause comes from the error
-    "model-error": (),
-}
+# Failures that are not invariants of a game: a game that never ends (its clauses: the entry's
+# `progress_clauses`), a rule loop past its bound (the clause comes from the error), a crash.
+WATCHDOG_FAILURES: tuple[str, ...] = ("livelock", "rule-loop", "model-error")
+
+
+def watchdog_clauses(entry: GameEntry, name: str) -> tuple[str, ...]:
+    """The clauses a watchdog failure's counterexample names."""
+    return entry.progress_clauses if name == "livelock" else ()
+
+
+def policies(game: str = DEFAULT_GAME) -> dict[str, Any]:
+    """The policies a game can be played with (uniform for every game)."""
+    from properties.policies import BASE_POLICIES
+
+    entry = get_game(game)
+    return {**BASE_POLICIES, **(entry.load("policies") if entry.has("policies") else {})}
 
 
 @attrs.define
@@ -41,7 +49,7 @@ class GameReport:
     seed: int
     rounds: int
     actions: int
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     winner: int | None
     reason: str
     stalled: bool
@@ -56,6 +64,8 @@ class GameReport:
     phase: str = ""                           # where the failure happened
     failure_clauses: tuple[str, ...] = ()     # for failures that are not invariants (rule-loop)
     substep_hits: Counter[tuple[str, str]] = attrs.field(factory=Counter)   # (step, step) -> times (substep)
+    game: str = DEFAULT_GAME
+    players: int = 2
 
     def broken(self, overrides: Mapping[str, str] | None = None, directory: Path | None = None,
                policy: str = "uniform") -> InvariantBroken | None:
@@ -69,10 +79,12 @@ class GameReport:
 
 
 def assert_games_hold(seeds: Iterable[int], overrides: Mapping[str, str] | None = None, *,
-                      directory: Path | None = None, deep_every: int = 1, policy: str = "uniform") -> None:
+                      directory: Path | None = None, deep_every: int = 1, policy: str = "uniform",
+                      game: str = DEFAULT_GAME, players: int | None = None) -> None:
     """Play checked games; raise InvariantBroken for the first one that breaks (for tests)."""
     for seed in seeds:
-        report = play_checked(seed, overrides, deep_every=deep_every, record=False, policy=policy)
+        report = play_checked(seed, overrides, deep_every=deep_every, record=False, policy=policy,
+                              game=game, players=players)
         problem = report.broken(overrides, directory, policy)
         if problem is not None:
             raise problem
@@ -80,142 +92,128 @@ def assert_games_hold(seeds: Iterable[int], overrides: Mapping[str, str] | None 
 
 def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_every: int = 25,
                  record: bool = True, max_steps: int | None = None, policy: str = "uniform",
-                 game_seconds: float = DEFAULT_GAME_SECONDS) -> GameReport:
+                 game_seconds: float = DEFAULT_GAME_SECONDS, game: str = DEFAULT_GAME,
+                 players: int | None = None) -> GameReport:
     """One random legal game with every invariant checked after every step. The game is watched:
     past `max_steps` (default: the longest game the components allow) or `game_seconds` it fails
     as `livelock` naming the phase; a rule loop past its bound fails as `rule-loop`."""
     ctx = recording() if record else None
     if ctx:
         ctx.__enter__()
+    entry = get_game(game)
+    players = players or entry.players[0]
+    name = game
     try:
-        rules = Ruleset.build(dict(overrides or {}))
-        watchdog = GameWatchdog(max_steps if max_steps is not None else max_game_steps(rules), game_seconds)
+        start = entry.load("new_game")
         counter = StepCounter()
-        game: Game | None = None
+        watchdog = GameWatchdog(max_steps or 1, game_seconds)
         phase_hint = "setup"
         log: list[str] = []
         try:
             with watchdog.guard(None, counter):
-                game = new_game(seed=seed, ruleset=rules)
+                played: Game = start(seed=seed, overrides=dict(overrides or {}), players=players)
         except (Livelock, RuleLoopError, Exception) as exc:
-            failure, clauses = _watchdog_failure(exc, phase_hint)
-            return GameReport(seed=seed, rounds=0, actions=0, scores=(0, 0), winner=None, reason="unfinished",
+            failure, clauses = _watchdog_failure(exc, phase_hint, entry)
+            return GameReport(seed=seed, rounds=0, actions=0, scores=(0,) * players, winner=None, reason="unfinished",
                               stalled=False, failure=failure, failure_step=0, branches=Counter(), draws=Counter(),
                               clause_hits=Counter(RECORDER.clauses) if record else Counter(),
                               alt_hits=Counter(RECORDER.alternatives) if record else Counter(),
                               edge_hits=Counter(RECORDER.edges) if record else Counter(), actions_log=log,
-                              phase=phase_hint, failure_clauses=clauses)
+                              phase=phase_hint, failure_clauses=clauses, game=name, players=players)
+        watchdog.max_steps = max_steps if max_steps is not None else entry.load("step_bound")(played)
         rng = random.Random(seed)
-        choose = POLICIES[policy]
+        choose = policies(game)[policy]
         branches: Counter[str] = Counter()
         draws: Counter[int] = Counter()
         failure: tuple[str, str] | None = None
         failure_clauses: tuple[str, ...] = ()
         substeps: Counter[tuple[str, str]] = Counter()
         try:
-            with watchdog.guard(game, counter):
-                failure = _play(game, rng, choose, watchdog, counter, log, branches, draws, deep_every, substeps)
+            with watchdog.guard(played, counter):
+                failure = _play(entry, played, rng, choose, watchdog, counter, log, branches, draws, deep_every,
+                                substeps)
         except (Livelock, RuleLoopError, Exception) as exc:
-            failure, failure_clauses = _watchdog_failure(exc, game.state.phase)
-        outcome = game.outcome() if failure is None or failure[0] not in WATCHDOG_FAILURES else None
-        if outcome and outcome.winner is not None and "tie" in outcome.reason:
-            branches["tie broken by the Starting player tile"] += 1
+            failure, failure_clauses = _watchdog_failure(exc, _phase(played), entry)
+        outcome = played.outcome() if failure is None or failure[0] not in WATCHDOG_FAILURES else None
         return GameReport(
-            seed=seed, rounds=game.state.round, actions=len(log),
-            scores=(game.state.players[0].score, game.state.players[1].score),
+            seed=seed, rounds=int(getattr(played.state, "round", 0)), actions=len(log),
+            scores=tuple(entry.load("scores")(played)),
             winner=outcome.winner if outcome else None, reason=outcome.reason if outcome else "unfinished",
-            stalled=game.is_stalled if failure is None or failure[0] not in WATCHDOG_FAILURES else False,
+            stalled=played.is_stalled if failure is None or failure[0] not in WATCHDOG_FAILURES else False,
             failure=failure, failure_step=len(log), branches=branches, draws=draws,
             clause_hits=Counter(RECORDER.clauses) if record else Counter(),
             alt_hits=Counter(RECORDER.alternatives) if record else Counter(),
             edge_hits=Counter(RECORDER.edges) if record else Counter(), actions_log=log,
-            phase=game.state.phase, failure_clauses=failure_clauses, substep_hits=substeps,
+            phase=_phase(played), failure_clauses=failure_clauses, substep_hits=substeps, game=name,
+            players=players,
         )
     finally:
         if ctx:
             ctx.__exit__(None, None, None)
 
 
-def _watchdog_failure(exc: BaseException, phase: str) -> tuple[tuple[str, str], tuple[str, ...]]:
+def _phase(game: Game) -> str:
+    return str(getattr(game.state, "phase", ""))
+
+
+def _watchdog_failure(exc: BaseException, phase: str,
+                      entry: GameEntry) -> tuple[tuple[str, str], tuple[str, ...]]:
     """(failure, clauses) for a game that did not run to its end."""
     if isinstance(exc, Livelock):
-        return ("livelock", str(exc)), WATCHDOG_FAILURES["livelock"]
+        return ("livelock", str(exc)), entry.progress_clauses
     if isinstance(exc, RuleLoopError):
         return ("rule-loop", f"in phase {phase}: {exc}"), (exc.clause,)
     return ("model-error", f"in phase {phase}: {type(exc).__name__}: {exc}"), ()
 
 
-def substep(game: Game) -> str:
-    """Where play stands, finer than the phase: the phase and the pending decision's kind
-    ("acquisition/turn" when a player is to start a turn), for the phase diagram's sub-steps."""
-    s = game.state
-    return f"{s.phase}/{s.pending.kind}" if s.pending else (f"{s.phase}/turn" if s.phase == "acquisition" else s.phase)
+def substep(game: Game, entry: GameEntry | None = None) -> str:
+    """Where play stands, finer than the phase (the game's `substep`, else the phase), for the
+    phase diagram's sub-steps."""
+    entry = entry or get_game(DEFAULT_GAME)
+    return entry.load("substep")(game) if entry.has("substep") else _phase(game)
 
 
-def _play(game: Game, rng: random.Random, choose: Any, watchdog: GameWatchdog, counter: StepCounter,
-          log: list[str], branches: Counter[str], draws: Counter[int], deep_every: int,
+def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdog: GameWatchdog,
+          counter: StepCounter, log: list[str], branches: Counter[str], draws: Counter[int], deep_every: int,
           substeps: Counter[tuple[str, str]] | None = None) -> tuple[str, str] | None:
     """Play `game` to its end; the first failure (invariant, message), or None. `substeps` counts
     the transitions between sub-steps (substep) the actions made."""
-    failure: tuple[str, str] | None = None
-    drawing = 0
-    for inv, msg in violations(game):
-        return (inv.name, msg)
+    state_invariants = entry.load("invariants")
+    step_invariants = entry.load("step_invariants") if entry.has("step_invariants") else None
+    statistics = entry.load("statistics") if entry.has("statistics") else None
+    where_now = entry.load("substep") if entry.has("substep") else _phase
+    scratch: dict[str, int] = {}
+    for name, _, msg in state_invariants(game):
+        return (name, msg)
     step = 0
-    while failure is None and not game.is_over:
+    while not game.is_over:
         watchdog.tick(game, step)
         actions = game.legal_actions()
         if not actions:
-            failure = ("progress", f"stalled in round {game.state.round}")
-            break
+            return ("progress", f"stalled in round {getattr(game.state, 'round', '?')}")
         action = choose(game, actions, rng)
-        before = game.state.copy()
+        before = game.copy()
         log.append(str(action))
         step += 1
         counter.value = step             # the action being played, should it never return
-        where = substep(game) if substeps is not None else ""
+        where = where_now(game) if substeps is not None else ""
         events = game.apply(action)
         if substeps is not None:
-            substeps[(where, substep(game))] += 1
-        if action.kind is Kind.DRAW_PLATE:
-            drawing += 1
-        elif drawing and action.kind is Kind.KEEP_PLATE:
-            draws[drawing] += 1
-            drawing = 0
-        if action.kind is Kind.PASS:
-            branches["forced pass"] += 1
-        for e in events:
-            if e.kind == "restock":
-                branches["bag restocked from the Tower"] += 1
-            elif e.kind == "tiles-ran-out":
-                branches["rare empty-bag round"] += 1
-            elif e.kind == "redraw":
-                branches["large Factory redrawn (one colour)"] += 1
-            elif e.kind == "redraw-impossible":
-                branches["one-colour redraw impossible"] += 1
-            elif e.kind == "bonus":
-                if "pair" in e.detail:
-                    branches["chips spent as 2-matching"] += 1
-                if "any-3" in e.detail:
-                    branches["chips spent as any-3"] += 1
-            elif e.kind == "broken" and e.clause == "duel.tiling.unplaceable":
-                branches["unplaceable line broken"] += 1
-            elif e.kind == "reveal-chip" and e.clause == "duel.acquire.sun.reveal-monochrome":
-                branches["chip revealed by four of a kind"] += 1
-        for name, msg in check_step(before, game, events, step, deep_every, action=action):
-            failure = (name, msg)
-            break
-        if failure is None:
-            for inv, msg in violations(game):
-                failure = (inv.name, msg)
-                break
-    return failure
+            substeps[(where, where_now(game))] += 1
+        if statistics is not None:
+            statistics(game, action, events, branches, draws, scratch)
+        if step_invariants is not None:
+            for name, _, msg in step_invariants(before, game, events, step, action, deep_every):
+                return (name, msg)
+        for name, _, msg in state_invariants(game):
+            return (name, msg)
+    return None
 
 
-def _play_batch(args: tuple[list[int], dict[str, str], int, str, float]) -> list[GameReport]:
-    seeds, overrides, deep_every, policy, game_seconds = args
-    return [play_checked(s, overrides, deep_every=deep_every, policy=policy, game_seconds=game_seconds)
-            for s in seeds]
+def _play_batch(args: tuple[list[int], dict[str, str], int, str, float, str, int | None]) -> list[GameReport]:
+    seeds, overrides, deep_every, policy, game_seconds, game, players = args
+    return [play_checked(s, overrides, deep_every=deep_every, policy=policy, game_seconds=game_seconds,
+                         game=game, players=players) for s in seeds]
 
 
 @attrs.define
@@ -226,6 +224,8 @@ class CampaignReport:
     unplayed: int = 0                 # games not started because the run's time budget ran out
     budget_seconds: float | None = None
     skipped: int = 0                  # games not started because `max_failures` games had failed
+    game: str = DEFAULT_GAME
+    players: int | None = None
 
     @property
     def failures(self) -> list[GameReport]:
@@ -245,7 +245,8 @@ class CampaignReport:
 def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None = None, jobs: int = 1,
                  deep_every: int = 25, progress: Any = None, policy: str = "uniform",
                  game_seconds: float = DEFAULT_GAME_SECONDS, budget_seconds: float | None = None,
-                 max_failures: int | None = None) -> CampaignReport:
+                 max_failures: int | None = None, game: str = DEFAULT_GAME,
+                 players: int | None = None) -> CampaignReport:
     """`games` checked games from `seed` on. Each game has `game_seconds`; the whole run has
     `budget_seconds` (None: no limit beyond the games' own): games not started when it runs out
     are counted in `unplayed`. With `max_failures`, the run stops once that many games have failed
@@ -269,12 +270,12 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
                 skipped = len(seeds) - n
                 break
             reports.append(play_checked(s, overrides, deep_every=deep_every, policy=policy,
-                                        game_seconds=game_seconds))
+                                        game_seconds=game_seconds, game=game, players=players))
             if progress:
                 progress(1)
     else:
         chunk = max(1, min(25, games // (jobs * 4) or 1))
-        batches = [(seeds[i:i + chunk], overrides, deep_every, policy, game_seconds)
+        batches = [(seeds[i:i + chunk], overrides, deep_every, policy, game_seconds, game, players)
                    for i in range(0, len(seeds), chunk)]
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=limit_memory)
         try:
@@ -306,7 +307,7 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
             keep = failed[max_failures - 1] + 1
             skipped += len(reports) - keep
             reports = reports[:keep]
-    return CampaignReport(reports, overrides, policy, unplayed, budget_seconds, skipped)
+    return CampaignReport(reports, overrides, policy, unplayed, budget_seconds, skipped, game, players)
 
 
 def group_failures(failures: Iterable[GameReport]) -> list[tuple[str, list[GameReport]]]:
@@ -320,19 +321,29 @@ def group_failures(failures: Iterable[GameReport]) -> list[tuple[str, list[GameR
 
 def write_failure(report: GameReport, overrides: Mapping[str, str], directory: Path | None = None,
                   policy: str = "uniform") -> Path:
-    from properties.steps import invariant_clauses
-
+    entry = get_game(report.game)
     assert report.failure is not None
     name, msg = report.failure
     if name in WATCHDOG_FAILURES:
-        clauses = report.failure_clauses or WATCHDOG_FAILURES[name] or ("duel.round.structure",)
+        clauses = report.failure_clauses or watchdog_clauses(entry, name) or entry.progress_clauses
     else:
-        clauses = invariant_clauses(name)
+        clauses = invariant_clauses(name, report.game)
     alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(overrides.items())) or "defaults"
     where = f", phase {report.phase}" if report.phase else ""
     text = scenario_text(
         scenario_id=f"counterexample.{name}.{alt}.seed-{report.seed}",
         description=(f"simulate found: {name}: {msg}\n"
                      f"(seed {report.seed}, step {report.failure_step}{where}, policy {policy})"),
-        clauses=clauses, overrides=overrides, actions=report.actions_log, seed=report.seed)
-    return write_counterexample(text, f"{name}-{alt}-seed-{report.seed}", directory)
+        clauses=clauses, overrides=overrides, actions=report.actions_log, seed=report.seed,
+        game=report.game if report.game != DEFAULT_GAME else None,
+        players=report.players if report.players != entry.players[0] else None)
+    prefix = "" if report.game == DEFAULT_GAME else f"{report.game}-"
+    return write_counterexample(text, f"{prefix}{name}-{alt}-seed-{report.seed}", directory)
+
+
+def invariant_clauses(name: str, game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    """The clause ids an invariant (state or step) of `game` guards."""
+    table = get_game(game).load("invariant_table")
+    if name not in table:
+        raise KeyError(f"unknown invariant {name!r} of game {game!r}")
+    return tuple(table[name])

@@ -1,7 +1,7 @@
 """Watchdogs: no game, campaign or test may run (or grow) without bound.
 
-- Steps: `max_game_steps(rules)` is the longest game the components allow (derived below, metadata
-  of the ruleset, not a number scattered around); a game that needs more is livelocked.
+- Steps: a game's step bound is the longest game its components allow; each game derives it
+  (registry field `step_bound`, e.g. properties/duel/bounds.py), and a game that needs more is livelocked.
 - Time: `GameWatchdog` gives one game a wall-clock budget. It checks between steps and, on the main
   thread, arms SIGALRM so a loop *inside* a step is interrupted too (`TimeBudgetExceeded`). It nests
   under pytest-timeout's own SIGALRM: the earlier deadline wins and the outer timer is restored.
@@ -23,47 +23,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 from typing import Any
-
-from model.ruleset import Ruleset
-
-# --- steps -------------------------------------------------------------------------------------
-
-ROUNDS = 5
-PLAYERS = 2
-TOKENS_PER_PLAYER = 2
-LARGE_FACTORY_TILES = 5
-SMALL_FACTORY_TILES = 4
-SMALL_FACTORIES = 4
-DOME_LINES = 6
-
-
-def max_round_steps(rules: Ruleset) -> int:
-    """The most actions one round can take (a generous bound derived from the components).
-
-    Acquisition: every Factory tile leaves the sun side once (taken, or pushed to the moon side)
-    and the moon side once, and each pick is at most three actions (pick, stack order, line);
-    each revealed chip is one action; each plate token is at most a draw per plate in the pile,
-    a keep, a placement and a return per plate. A pass happens only when the player has nothing
-    else to do, so passes are at most the other actions plus one each. Dome-tiling asks each
-    player at most a Bonus-chip choice and a space choice per pattern line (plus a second space
-    choice for a line completed with chips).
-    """
-    plates = len(rules.tables.plates)
-    tiles = LARGE_FACTORY_TILES + SMALL_FACTORIES * SMALL_FACTORY_TILES
-    picks = 2 * tiles * 3
-    chips = SMALL_FACTORIES
-    tokens = PLAYERS * TOKENS_PER_PLAYER * (2 * plates + 2)
-    acquisition = picks + chips + tokens
-    passes = acquisition + PLAYERS
-    tiling = PLAYERS * DOME_LINES * 3
-    return acquisition + passes + tiling
-
-
-def max_game_steps(rules: Ruleset | None = None) -> int:
-    """The most actions a whole game can take: the two opening plate picks and five rounds."""
-    rules = rules or Ruleset.build()
-    return PLAYERS + ROUNDS * max_round_steps(rules)
-
 
 # --- time --------------------------------------------------------------------------------------
 
@@ -237,7 +196,7 @@ def _livelock(game: object, step: int, what: str) -> Livelock:
     state = getattr(game, "state", None)
     if state is None:
         return Livelock(what, "setup", step, 1)
-    return Livelock(what, state.phase, step, state.round)
+    return Livelock(what, str(getattr(state, "phase", "?")), step, int(getattr(state, "round", 0)))
 
 
 # --- memory ------------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from model import Game, new_game, parse_action
-from model.colours import COLOUR_INDEX, EMPTY
-from model.supply import clear_factories
+from model.duel import Game, new_game, parse_action
+from model.duel.colours import COLOUR_INDEX, EMPTY
+from model.duel.supply import clear_factories
 
 B, Y, R, K, T = (COLOUR_INDEX[c] for c in ("blue", "yellow", "red", "black", "turquoise"))
 

@@ -13,15 +13,15 @@ from collections.abc import Callable
 
 import pytest
 
-import model.engine as engine
-import model.serialize as serialize
-from model.colours import EMPTY
-from model.engine import Game
-from model import new_game
-from properties.invariants import INVARIANTS, violations
-from properties.policy import POLICIES
+import model.duel.engine as engine
+import model.duel.serialize as serialize
+from model.duel.colours import EMPTY
+from model.duel.engine import Game
+from model.duel import new_game
+from properties.duel.invariants import INVARIANTS, violations
+from properties.duel.policy import POLICIES
 from properties.simulate import assert_games_hold
-from properties.steps import STEP_INVARIANTS, check_step
+from properties.duel.steps import STEP_INVARIANTS, check_step
 
 
 def _first_failure(seeds=range(6), overrides=None, policy: str = "uniform") -> set[str]:
@@ -93,16 +93,16 @@ def break_matching(mp):   # any empty space on a plate accepts any tile
     def broken(pl, line, colour):
         return [c for c in range(line * 6, line * 6 + 6) if pl.dome_space[c] != EMPTY and pl.dome_tile[c] == EMPTY
                 and pl.dome_space[c] != 6]
-    import model.acquisition
-    import model.legality
-    import model.tiling
-    for module in (model.tiling, model.legality, model.acquisition):
+    import model.duel.acquisition
+    import model.duel.legality
+    import model.duel.tiling
+    for module in (model.duel.tiling, model.duel.legality, model.duel.acquisition):
         mp.setattr(module, "matching_cells", broken)
 
 
 def break_chip_cap(mp):   # the engine forgets the cap while the ruleset still says hard-cap
-    import model.ruleset as ruleset_module
-    from model.ruleset import Ruleset
+    import model.duel.ruleset as ruleset_module
+    from model.duel.ruleset import Ruleset
     mp.setattr(ruleset_module, "_cached_build", ruleset_module._cached_build.__wrapped__)  # no stale rulesets
     original = Ruleset.__attrs_post_init__
 
@@ -312,7 +312,7 @@ def break_reveal(mp):   # an emptied small Factory keeps its chip face down
 
 
 def break_restock(mp):   # restocking the bag takes one blue tile more than the Tower holds
-    from model import supply
+    from model.duel import supply
     original = supply.draw_tile
 
     def broken(state, chance, events):
@@ -326,8 +326,8 @@ def break_restock(mp):   # restocking the bag takes one blue tile more than the 
 
 
 def break_small_refill(mp):   # small Factories get 3 tiles in Preparation
-    import model.preparation as prep
-    from model import supply
+    import model.duel.preparation as prep
+    from model.duel import supply
     original = supply.fill_factories
 
     def broken(state, rules, chance, events, clause):
@@ -363,7 +363,7 @@ def break_silent_point(mp):   # a tile moved to the Dome earns a point no event 
 # --- scoring (the oracle) and the outcome -----------------------------------------------------
 
 def break_adjacency(mp):   # a horizontal run counts one tile too many
-    import model.scoring as scoring
+    import model.duel.scoring as scoring
     original = scoring.adjacency_points
 
     def broken(tiles, cell):
@@ -373,8 +373,8 @@ def break_adjacency(mp):   # a horizontal run counts one tile too many
 
 
 def _uncached_rulesets(mp, change):
-    import model.ruleset as ruleset_module
-    from model.ruleset import Ruleset
+    import model.duel.ruleset as ruleset_module
+    from model.duel.ruleset import Ruleset
     mp.setattr(ruleset_module, "_cached_build", ruleset_module._cached_build.__wrapped__)  # no stale rulesets
     original = Ruleset.__attrs_post_init__
 
@@ -389,7 +389,7 @@ def break_penalty_table(mp):   # 2 Broken tiles cost 2 instead of 3
 
 
 def break_special_row(mp):   # a Special tile scores one point more than its row
-    import model.tiling as tiling
+    import model.duel.tiling as tiling
     original = tiling.special_row_points
     mp.setattr(tiling, "special_row_points", lambda rules, row: original(rules, row) + 1)
 

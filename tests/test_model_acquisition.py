@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from model import IllegalAction, parse_action
-from model.state import SLOT_CELLS
+from model.duel import IllegalAction, parse_action
+from model.duel.state import SLOT_CELLS
 from tests.helpers import B, K, R, T, Y, empty_table, in_acquisition, play, set_line, set_small
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from model import IMPLEMENTED, IllegalAction, new_game, parse_action
-from model.actions import format_action
-from model.phases import PhaseError, check_transition, phase_graph
-from model.serialize import game_from_data, game_to_data
-from model.universe import candidate_actions
+from model.duel import IMPLEMENTED, IllegalAction, new_game, parse_action
+from model.duel.actions import format_action
+from model.duel.phases import PhaseError, check_transition, phase_graph
+from model.duel.serialize import game_from_data, game_to_data
+from model.duel.universe import candidate_actions
 from spec import default_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,8 +99,8 @@ def test_serialisation_round_trips_exactly() -> None:
 
 _GAME_SCRIPT = """
 import random, json
-from model import new_game
-from model.serialize import game_to_data
+from model.duel import new_game
+from model.duel.serialize import game_to_data
 g = new_game(seed=42)
 rng = random.Random(42)
 log = []

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from model import ScriptedChance, new_game
-from model.colours import SPECIAL, WILD
-from model.ruleset import Ruleset
-from model.scoring import tablet_points
+from model.duel import ScriptedChance, new_game
+from model.duel.colours import SPECIAL, WILD
+from model.duel.ruleset import Ruleset
+from model.duel.scoring import tablet_points
 from tests.helpers import B, K, R, T, Y, bare, empty_table, start_tiling
 
 
@@ -146,7 +146,7 @@ def test_special_tile_as_a_colour_reading() -> None:
 
 @pytest.mark.clause("duel.setup.tablets", "duel.component.tablets")
 def test_tablet_sets_are_validated() -> None:
-    from model import RulesetError
+    from model.duel import RulesetError
     with pytest.raises(RulesetError, match="two sides of one tablet"):
         new_game(tablets=("rows-complete", "colourful-rows", "diagonals"))
     with pytest.raises(RulesetError, match="3 or 4"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from model import ScriptedChance, new_game
+from model.duel import ScriptedChance, new_game
 from tests.helpers import B, R, play
 
 

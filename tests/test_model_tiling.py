@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from model.colours import SPECIAL
+from model.duel.colours import SPECIAL
 from tests.helpers import B, K, R, T, Y, bare, play, put_plate, set_line, set_tiles, start_tiling
 
 
@@ -199,7 +199,7 @@ def test_the_order_in_which_players_tile_does_not_matter() -> None:
 
 @pytest.mark.clause("duel.lines.right-to-left")
 def test_lines_are_shown_filling_from_the_right() -> None:
-    from model.render import render_text
+    from model.duel.render import render_text
     from tests.helpers import empty_table, in_acquisition, set_small
     g = in_acquisition(0)
     empty_table(g)
@@ -213,7 +213,7 @@ def test_lines_are_shown_filling_from_the_right() -> None:
 def test_bonus_existence_check_agrees_with_the_enumeration() -> None:
     import random
 
-    from model.bonus import bonus_options, has_bonus_option
+    from model.duel.bonus import bonus_options, has_bonus_option
     g = bare()
     pl = g.state.players[0]
     rng = random.Random(3)
@@ -226,7 +226,7 @@ def test_bonus_existence_check_agrees_with_the_enumeration() -> None:
 
 @pytest.mark.clause("duel.score.horizontal", "duel.score.vertical", "duel.score.isolated")
 def test_runs_reach_the_edges_of_the_dome() -> None:
-    from model.scoring import adjacency_points
+    from model.duel.scoring import adjacency_points
     tiles = [-1] * 36
     for c in range(6):
         tiles[5 * 6 + c] = R                   # the bottom row, full

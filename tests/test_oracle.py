@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from model import new_game
-from model.actions import parse_action
-from model.colours import EMPTY, SPECIAL, WILD
-from model.ruleset import Ruleset
-from properties.factories import refill_violations
-from properties.flows import ACTION_FLOWS, FLOW_CLAUSES, PHASE_FLOWS, flow_violations
-from properties.oracle import expected_winner, placement_points, tablet_value
-from properties.policy import POLICIES
-from properties.steps import check_step
+from model.duel import new_game
+from model.duel.actions import parse_action
+from model.duel.colours import EMPTY, SPECIAL, WILD
+from model.duel.ruleset import Ruleset
+from properties.duel.factories import refill_violations
+from properties.duel.flows import ACTION_FLOWS, FLOW_CLAUSES, PHASE_FLOWS, flow_violations
+from properties.duel.oracle import expected_winner, placement_points, tablet_value
+from properties.duel.policy import POLICIES
+from properties.duel.steps import check_step
 from spec import default_catalogue
 
 ORACLE_NAMES = {"scoring-oracle", "outcome", "score-accounting", "component-flows"}

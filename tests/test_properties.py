@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from properties.machine import DuelMachine
+from properties.machine import machine_for
 from properties.profiles import load_profile
 
 load_profile()
 
-TestDuelRandomPlay = DuelMachine.TestCase
+TestDuelRandomPlay = machine_for({}).TestCase
 TestDuelRandomPlay = pytest.mark.clause(
     "duel.invariant.tile-conservation", "duel.invariant.component-conservation",
     "duel.invariant.dome-consistency", "duel.score.floor", "duel.acquire.chip.limit",
@@ -41,7 +41,7 @@ def test_hypothesis_finds_the_must_pay_strict_deadlock(tmp_path) -> None:
 
 def _leak_a_tile_into_the_bag(monkeypatch: pytest.MonkeyPatch) -> None:
     """A broken rule: every action also puts a tile into the bag (tile conservation breaks at once)."""
-    from model.engine import Game
+    from model.duel.engine import Game
 
     original = Game.apply
 

@@ -147,7 +147,7 @@ def test_shrink_row_keeps_hypothesis_please_report_this_from_the_user(tmp_path: 
             pass
     assert any("PLEASE REPORT THIS" in str(m) for m in heard)
     capsys.readouterr()
-    monkeypatch.setattr(properties.machine, "machine_for", lambda overrides, directory: Planted)
+    monkeypatch.setattr(properties.machine, "machine_for", lambda overrides, directory, **kw: Planted)
     shrunk = shrink_row({}, tmp_path, seconds=30)
     assert shrunk is not None and shrunk.invariant == "planted"
     out = capsys.readouterr()

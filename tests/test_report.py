@@ -19,8 +19,8 @@ KNOWN = "duel.acquire.moon.top-tile-only"
 
 GUARD = {KNOWN: {"status": "guarded", "killed": 2, "total": 2, "equivalent": 0, "survivors": [], "tests": []},
          "duel.score.horizontal": {"status": "unguarded", "killed": 1, "total": 2, "equivalent": 0, "tests": ["t"],
-                                   "survivors": [{"id": "model/scoring.py:39:core/AddNot#2", "status": "survived",
-                                                  "diff": "--- a/model/scoring.py\n+++ b/model/scoring.py\n-    if h > 1:\n+    if not h > 1:",
+                                   "survivors": [{"id": "model/duel/scoring.py:39:core/AddNot#2", "status": "survived",
+                                                  "diff": "--- a/model/duel/scoring.py\n+++ b/model/duel/scoring.py\n-    if h > 1:\n+    if not h > 1:",
                                                   "key": "abc", "killer": None}]}}
 
 

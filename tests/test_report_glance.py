@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 
 from harness import browser
-from harness.board_svg import board_svg
+from harness.duel.board_svg import board_svg
 from harness.coverage import compute
 from harness.report import ReportInputs, build_report
-from model import new_game
+from model.duel import new_game
 from properties.simulate import play_checked
 from spec import default_catalogue
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from harness.scenarios import load_scenario
-from harness.scenarios.position import build_game
-from harness.scenarios.writer import ExportError, position_toml
-from model import new_game
+from harness.duel.scenarios.position import build_game
+from harness.duel.scenarios.writer import ExportError, position_toml
+from model.duel import new_game
 
 
 def _turn_states(seed: int, overrides=None, every: int = 9):

@@ -268,7 +268,7 @@ events = ["P1 score +1: black to row 2", "P1 penalty -1"]
 
 def test_stop_names_come_from_the_phase_graph() -> None:
     from harness.scenarios.stops import stop_names
-    from model.phases import phase_graph
+    from model.duel.phases import phase_graph
 
     g = phase_graph()
     ended = {p for p in g.nodes if g.out_degree(p)}
@@ -365,7 +365,7 @@ def test_description_is_required_and_says_so(tmp_path: Path) -> None:
 # --- every reading the model runs can be chosen -------------------------------------------------
 
 def _readings():  # type: ignore[no-untyped-def]
-    from model.ruleset import IMPLEMENTED
+    from model.duel.ruleset import IMPLEMENTED
     from spec import default_catalogue
 
     points = {i.id: i.names for i in default_catalogue().interpretations} | IMPLEMENTED
@@ -374,7 +374,7 @@ def _readings():  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(("interp_id", "alt"), _readings())
 def test_every_interpretation_alternative_is_selectable(tmp_path: Path, interp_id: str, alt: str) -> None:
-    from harness.scenarios.position import build_game
+    from harness.duel.scenarios.position import build_game
 
     text = GOOD.replace("clauses = [", f'interpretations = {{ "{interp_id}" = "{alt}" }}\nclauses = [')
     game, _ = build_game(load_scenario(_write(tmp_path, text)))
@@ -382,8 +382,8 @@ def test_every_interpretation_alternative_is_selectable(tmp_path: Path, interp_i
 
 
 def test_every_tablet_side_is_selectable(tmp_path: Path) -> None:
-    from harness.scenarios.position import build_game
-    from harness.scenarios.readings import tablet_sides
+    from harness.duel.scenarios.position import build_game
+    from harness.duel.scenarios.readings import tablet_sides
 
     pairs = list(zip(tablet_sides()[::2], tablet_sides()[1::2], strict=True))
     for pick in ([a for a, _ in pairs], [b for _, b in pairs]):

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from harness.cli import cli
 from harness.errors import UserError
-from model.game import new_game
+from model.duel.game import new_game
 from spec import load_catalogue
 from spec.sentences import SplitError, fingerprint, split_document
 from spec.trace import Finding, TraceReport, default_documents_dir, split_catalogue_documents, trace

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from model.actions import ACTION_CACHE_SIZE, Kind, act
-from model.ruleset import Ruleset
+from model.duel.actions import ACTION_CACHE_SIZE, Kind, act
+from model.duel.ruleset import Ruleset
 from properties.simulate import play_checked, run_campaign
-from properties.watchdog import max_game_steps, parse_size
+from properties.duel.bounds import max_game_steps
+from properties.watchdog import parse_size
 
 ROOT = Path(__file__).resolve().parents[1]
 HARD_TIMEOUT = 90          # seconds; a subprocess still running then is a hang
@@ -48,7 +49,7 @@ LOADED_CHANCE = """
 @pytest.mark.parametrize("method", ["redraw-all", "replace-one"])
 def test_one_colour_redraw_that_never_succeeds_raises_the_bounded_loop_error(method: str) -> None:
     run, seconds = _python(LOADED_CHANCE + f"""
-    from model import new_game
+    from model.duel import new_game
     from model.errors import RuleLoopError
     try:
         new_game(chance=Loaded(0), overrides={{"duel.refill.monochrome": "{method}"}})
@@ -65,8 +66,8 @@ def test_planted_redraw_that_ignores_the_tower_is_stopped_naming_the_clause() ->
     """The planted bug that once hung the suite: the redraw keeps drawing the one colour (it ignores
     what the bag and Tower hold). The model stops it with RuleLoopError, fast."""
     run, seconds = _python("""
-    import model.supply as supply
-    from model import new_game
+    import model.duel.supply as supply
+    from model.duel import new_game
     from model.errors import RuleLoopError
 
     def draw_ignoring_the_tower(state, chance, events):
@@ -85,7 +86,7 @@ def test_planted_redraw_that_ignores_the_tower_is_stopped_naming_the_clause() ->
 
 # Game.apply never returns once round 2 starts: a livelock inside one step.
 HANG_IN_ROUND_2 = """
-    from model.engine import Game
+    from model.duel.engine import Game
     _apply = Game.apply
     def apply(self, action):
         if self.state.round == 2:
@@ -121,10 +122,10 @@ def test_game_that_never_ends_trips_the_step_bound() -> None:
     """A model whose actions change nothing: every step is legal, the game never ends. It fails
     after the longest game the components allow, as a livelock naming the phase."""
     run, _ = _python("""
-    from model.engine import Game
+    from model.duel.engine import Game
     Game.apply = lambda self, action: []
     from properties.simulate import play_checked
-    from properties.watchdog import max_game_steps
+    from properties.duel.bounds import max_game_steps
     r = play_checked(0, record=False, game_seconds=60)
     print(r.failure[0], "|", r.failure[1], "|", r.failure_step, "|", max_game_steps())
     """, timeout=60)
@@ -160,7 +161,7 @@ def test_scenario_collection_runs_no_game_code_and_a_hanging_scenario_fails_by_t
     """Setting up a game hangs; collecting every scenario file must still finish (nothing of the
     model runs at collection), and running one scenario fails with the per-test timeout."""
     hang_setup = """
-    import model.supply as supply
+    import model.duel.supply as supply
     def fill_large(*args):
         while True:
             pass
@@ -238,7 +239,7 @@ def test_verify_scenario_stage_reports_a_hanging_model_instead_of_hanging() -> N
     """`azul-rules verify` runs every scenario file in-process (where the planted hang once grew
     past 11 GB): each file has a time budget and the stage fails naming the file."""
     run, seconds = _python("""
-    import model.supply as supply
+    import model.duel.supply as supply
     def fill_large(*args):
         while True:
             pass

@@ -3,7 +3,7 @@
 Re-importing the project and its test modules for every mutant costs about a second, more than
 most killing tests take. When a mutant changes only the body of a function (or method), it is
 enough to give the live function object the mutated code: every reference to the function
-(`from model.scoring import x`, bound methods, dispatch tables) then runs the mutant.
+(`from model.duel.scoring import x`, bound methods, dispatch tables) then runs the mutant.
 
 This is done only when it is certainly equivalent to a fresh import, otherwise the caller falls
 back to re-importing:

@@ -14,11 +14,11 @@ import attrs
 
 from harness.scenarios.locate import Locator
 from harness.scenarios.problems import UNKNOWN_KEY, Problem, Problems, ScenarioError
-from harness.scenarios.readings import ReadingError, check_reading, check_tablet
+from harness.duel.scenarios.readings import ReadingError, check_reading, check_tablet
 from harness.scenarios.stops import stop_names
-from model.actions import NotationError as ActionNotationError
-from model.actions import parse_action
-from model.phases import PHASES as ALL_PHASES
+from model.duel.actions import NotationError as ActionNotationError
+from model.duel.actions import parse_action
+from model.duel.phases import PHASES as ALL_PHASES
 from spec import default_catalogue
 from spec.suggest import did_you_mean
 
@@ -241,7 +241,7 @@ def load_scenario(path: Path | str) -> Scenario:
     )
     if not problems.in_fields(*POSITION_FIELDS, but_unknown_keys=True):
         # Building the position validates it (impossible positions are errors naming the field).
-        from harness.scenarios.position import build_game
+        from harness.duel.scenarios.position import build_game
         problems.attempt(build_game, scenario)
     problems.raise_if_any()
     return scenario

@@ -1,5 +1,5 @@
 """Run a scenario: build the position, play the steps (up to its stop), compare every expectation
-(harness.scenarios.expectations) and, with `invariants = "all"`, check the invariants."""
+(harness.duel.scenarios.expectations) and, with `invariants = "all"`, check the invariants."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from typing import Any
 
 import attrs
 
-from harness.scenarios.expectations import check_then
+from harness.duel.scenarios.expectations import check_then
 from harness.scenarios.loader import Scenario
-from harness.scenarios.position import build_game
+from harness.duel.scenarios.position import build_game
 from harness.scenarios.stops import PhaseEnded
-from model import Game, IllegalAction, parse_action
-from model.actions import Action
+from model.duel import Game, IllegalAction, parse_action
+from model.duel.actions import Action
 from model.events import Event
-from model.state import GameState
+from model.duel.state import GameState
 
 
 @attrs.frozen
@@ -38,7 +38,7 @@ NOT_AT_A_STOP = ("progress", "plates-per-round")
 
 def _state_invariant_diffs(game: Game, field: str, *, physical_only: bool = False) -> list[str]:
     """The invariants that apply to one position (see NOT_AT_A_STOP for a stopped game)."""
-    from properties.invariants import violations
+    from properties.duel.invariants import violations
 
     stopped = getattr(game, "stopped", None) is not None
     return [f"{field}: invariant {inv.name} broken: {msg} [{inv.clauses[0]}]"
@@ -51,7 +51,7 @@ def _invariant_diffs(before: GameState, game: Game, step_events: list[Event], n:
     """State and step invariants after step `n` (the action is passed when the step checks take it)."""
     import inspect
 
-    from properties.steps import check_step
+    from properties.duel.steps import check_step
 
     out = _state_invariant_diffs(game, field)
     extra = {"action": action} if "action" in inspect.signature(check_step).parameters else {}

@@ -1,7 +1,7 @@
 """Stopping a scenario where a phase ends (`stop = "end-of-dome-tiling"`), so `then` can look at the
 position before the next phase runs by itself.
 
-The stop names come from the phase graph (model/phases.py): `end-of-PHASE` for every phase with an
+The stop names come from the phase graph (model/duel/phases.py): `end-of-PHASE` for every phase with an
 outgoing edge (`end-of-setup`, `end-of-acquisition`, `end-of-dome-tiling`, `end-of-preparation`,
 `end-of-tablet-scoring`), plus `end-of-round`: the end of Preparation in rounds 1-4 and the end of
 Dome-tiling in round 5 (which has no Preparation). The game stops at the phase change itself: the
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from model.engine import Game
+from model.duel.engine import Game
 from model.events import Event
-from model.phases import phase_graph
+from model.duel.phases import phase_graph
 
 
 def _name(phase: str) -> str:

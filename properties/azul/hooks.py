@@ -1,0 +1,72 @@
+"""Classic Azul's side of the registry entry (harness/azul/__init__.py): invariants in the shared
+shape (invariant name, clause id, message), the step invariants, matrix rows and views."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from model.azul.actions import Action
+from model.azul.colours import NUM_COLOURS
+from model.azul.game import Game
+from model.azul.phases import phase_graph
+from model.azul.start import WALL_SIDE
+from model.azul.universe import candidate_actions
+from model.events import Event
+from properties.azul.invariants import INVARIANTS
+
+Violation = tuple[str, str, str]
+
+STEP_INVARIANTS: dict[str, tuple[str, ...]] = {
+    "generator-agrees": ("azul.offer.actions",),
+    "phase-edges": ("azul.offer.end", "azul.end.trigger"),
+}
+INVARIANT_TABLE: dict[str, tuple[str, ...]] = {**{inv.name: inv.clauses for inv in INVARIANTS}, **STEP_INVARIANTS}
+
+# Matrix rows beyond "each alternative alone": the gray wall, alone and with its own point.
+COMBINATIONS: tuple[dict[str, str], ...] = (
+    {WALL_SIDE: "gray"},
+    {WALL_SIDE: "gray", "azul.gray.unplaceable-line": "refused"},
+)
+
+LETTERS = "BYRKT"        # blue yellow red black turquoise (model/azul/colours.py order)
+
+
+def state_invariants(game: Game, *, physical_only: bool = False) -> list[Violation]:
+    return [(inv.name, inv.clauses[0], problem) for inv in INVARIANTS
+            if inv.physical or not physical_only for problem in inv(game)]
+
+
+def step_invariants(before: Game, game: Game, events: list[Event], step: int, action: Action | None,
+                    deep_every: int = 10) -> list[Violation]:
+    out: list[Violation] = []
+    old, new = before.state.phase, game.state.phase
+    if old != new and not phase_graph().has_edge(old, new):
+        out.append(("phase-edges", "azul.offer.end", f"phase change {old} -> {new} is not an edge"))
+    if deep_every and step % deep_every == 0 and not game.is_over:
+        legal = game.legal_actions()
+        predicate = {a for a in candidate_actions() if game.why_illegal(a) is None}
+        if set(legal) != predicate or list(legal) != sorted(legal):
+            out.append(("generator-agrees", "azul.offer.actions",
+                        f"generated-only {sorted(map(str, set(legal) - predicate))} vs "
+                        f"predicate-only {sorted(map(str, predicate - set(legal)))}"))
+    return out
+
+
+def scores(game: Game) -> tuple[int, ...]:
+    return tuple(b.score for b in game.state.boards)
+
+
+def candidates(game: Game) -> Sequence[Action]:
+    return candidate_actions()
+
+
+def step_bound(game: Game) -> int:
+    """The longest game the components allow: every round takes at least one tile off the 100, so
+    at most 100 rounds (a round with no tile to offer ends the game or stalls); a round is at most
+    one take per tile on offer (9 factories x 4) plus one wall choice per line and player."""
+    per_round = 9 * 4 + 5 * game.state.players
+    return 100 * per_round
+
+
+def format_tiles(tiles: Sequence[int]) -> str:
+    return "".join(LETTERS[t] for t in tiles if 0 <= t < NUM_COLOURS)

@@ -1,0 +1,190 @@
+"""Structural invariants of the Factories and the supplies, and what must be back in place when a
+round starts (state checks take a Game; step checks take the states before and after)."""
+
+from __future__ import annotations
+
+from model.duel.actions import Action, Kind
+from model.duel.colours import COLOURS
+from model.duel.engine import Game
+from model.duel.state import GameState
+
+
+# --- state invariants -------------------------------------------------------------------------
+
+def moon_after_sun(game: Game) -> list[str]:
+    """A Factory's moon holds tiles only once its sun has been picked (so its sun is empty)."""
+    s = game.state
+    out = []
+    if any(s.large.moon) and any(s.large.sun):
+        out.append("the large Factory's moon holds tiles while its sun is still full")
+    for f, fac in enumerate(s.small, 1):
+        if fac.moon and any(fac.sun):
+            out.append(f"small Factory {f}'s moon holds tiles while its sun is still full")
+    return out
+
+
+def chip_revealed_when_empty(game: Game) -> list[str]:
+    """A Bonus chip is face up exactly when its small Factory has no tiles left (during Acquisition;
+    while the picker still holds that Factory's leftovers to stack, it is neither)."""
+    s = game.state
+    out = []
+    stacking = s.pending.data[0] if s.pending is not None and s.pending.kind == "stack" else None
+    for f, fac in enumerate(s.small, 1):
+        if fac.chip_revealed and fac.has_tiles:
+            out.append(f"the chip of small Factory {f} is face up while tiles lie on it")
+        if s.phase == "acquisition" and fac.chip and not fac.chip_revealed and not fac.has_tiles and f != stacking:
+            out.append(f"small Factory {f} is empty but its chip C{fac.chip:02d} is still face down")
+    return out
+
+
+def supplies_never_negative(game: Game) -> list[str]:
+    s = game.state
+    counts = [("bag", s.bag), ("Tower", s.tower), ("large sun", s.large.sun), ("large moon", s.large.moon),
+              *((f"small sun {f}", fac.sun) for f, fac in enumerate(s.small, 1))]
+    out = []
+    if min(min(c) for _, c in counts) < 0:
+        out += [f"{name} holds {n} {COLOURS[c]} tiles" for name, cs in counts for c, n in enumerate(cs) if n < 0]
+    if s.special_supply < 0:
+        out.append(f"the Special tile supply holds {s.special_supply}")
+    for who, pl in enumerate(s.players):
+        if pl.chips_this_round < 0 or pl.tokens_used < 0 or min(pl.line_count) < 0:
+            out.append(f"P{who + 1} has a negative count (chips this round, tokens or a pattern line)")
+    if len(s.chip_supply) > 20 or len(s.pile) > 18:
+        out.append("a supply holds more than all its components")
+    return out
+
+
+# --- step invariants --------------------------------------------------------------------------
+
+def refill_violations(s: GameState, game: Game, unavoidable_ok: bool = True) -> list[str]:
+    """The Factories just after a refill (setup, or Preparation): full suns, empty moons, a face-down
+    chip on each small Factory, and a large Factory that is not one colour unless that was unavoidable
+    under duel.refill.monochrome-unavoidable."""
+    out = []
+    ran_out = not any(s.bag) and not any(s.tower)
+    large = sum(s.large.sun)
+    alt = game.rules.choices["duel.refill.monochrome-unavoidable"]
+    # Unavoidable: the bag held nothing but that colour when the redraw was due. When the Tower was
+    # not tipped into the bag during the refill (it still holds tiles), the bag then held exactly the
+    # tiles now in the bag and on the small Factories (drawn after the large one).
+    rest = [s.bag[c] + sum(f.sun[c] for f in s.small) for c in range(5)]
+
+    def unavoidable(colour: int | None) -> bool:
+        if not any(s.tower):
+            return True                      # the Tower was emptied: cannot be told from the position
+        return all(n == 0 for c, n in enumerate(rest) if c != colour)
+    if any(s.large.moon) or any(f.moon for f in s.small):
+        out.append("a moon holds tiles right after the refill")
+    if large != 5 and not ran_out:
+        if not (large == 0 and alt == "leave-empty" and unavoidable(max(range(5), key=lambda c: rest[c]))):
+            out.append(f"the large Factory's sun holds {large} tiles after the refill, not 5")
+    if large == 5 and max(s.large.sun) == 5:
+        mono = s.large.sun.index(5)
+        if alt != "accept" or not unavoidable(mono):
+            out.append(f"the large Factory was refilled with 5 {COLOURS[mono]} tiles "
+                       f"(duel.refill.monochrome-unavoidable={alt})")
+    for f, fac in enumerate(s.small, 1):
+        if sum(fac.sun) != 4 and not ran_out:
+            out.append(f"small Factory {f}'s sun holds {sum(fac.sun)} tiles after the refill, not 4")
+        if not fac.chip and s.chip_supply:
+            out.append(f"small Factory {f} got no Bonus chip")
+        if fac.chip and fac.chip_revealed != (not fac.has_tiles):
+            out.append(f"small Factory {f}'s chip is {'face up' if fac.chip_revealed else 'face down'} after the refill")
+    return out
+
+
+def round_reset_violations(s: GameState) -> list[str]:
+    """What Preparation must have put back before the next round's first turn."""
+    out = []
+    if not s.large.start_tile:
+        out.append("the Starting player tile is not back on the large Factory")
+    for who, pl in enumerate(s.players):
+        if pl.tokens_used:
+            out.append(f"P{who + 1} has {pl.tokens_used} Player token(s) still on the Scoring board")
+        if pl.broken:
+            out.append(f"P{who + 1} starts the round with Broken tiles")
+        if pl.passed or pl.chips_this_round:
+            out.append(f"P{who + 1} starts the round passed or with chips counted")
+    if s.pile and not all(s.display):
+        out.append("the plate display is not refilled to 3")
+    return out
+
+
+def sun_picked_once(before: GameState, after: GameState, action: Action | None,
+                    phases: tuple[str, ...]) -> list[str]:
+    """A sun pick empties that sun; outside a refill no sun ever gains tiles (so each sun is picked
+    at most once a round)."""
+    out = []
+    suns_before = [before.large.sun] + [f.sun for f in before.small]
+    suns_after = [after.large.sun] + [f.sun for f in after.small]
+    refilled = "preparation" in phases
+    if action is not None and action.kind is Kind.SUN and not refilled and any(suns_after[action.args[0]]):
+        out.append(f"'{action}' left tiles on that sun")
+    if not refilled:
+        for f, (a, b) in enumerate(zip(suns_before, suns_after, strict=True)):
+            if sum(b) > sum(a):
+                label = "the large Factory" if f == 0 else f"small Factory {f}"
+                out.append(f"{label}'s sun gained tiles outside a refill")
+    return out
+
+
+def picks_take_all(before: GameState, after: GameState, action: Action | None) -> list[str]:
+    """A sun pick takes every tile of its colour from that sun; a moon pick takes every exposed tile
+    of its colour (the top tile of each small moon, each such tile of the large moon) and nothing
+    under a top tile."""
+    if action is None or action.kind not in (Kind.SUN, Kind.MOON):
+        return []
+    p = after.pending
+    hand = (p.data[-2], p.data[-1]) if p is not None and p.kind in ("line", "stack") else None
+    if action.kind is Kind.SUN:
+        f, colour = action.args
+        sun = before.large.sun if f == 0 else before.small[f - 1].sun
+        want = (colour, sun[colour])
+        return [] if hand == want else [f"'{action}' put {hand} in hand, not all {sun[colour]} {COLOURS[colour]}"]
+    colour = action.args[0]
+    out = []
+    n = before.large.moon[colour]
+    if after.large.moon[colour]:
+        out.append(f"'{action}' left {COLOURS[colour]} tiles on the large moon")
+    for f, (old, new) in enumerate(zip(before.small, after.small, strict=True), 1):
+        if old.moon and old.moon[-1] == colour:
+            n += 1
+            if new.moon != old.moon[:-1]:
+                out.append(f"'{action}' took from small moon {f} more or less than its top tile")
+        elif new.moon != old.moon:
+            out.append(f"'{action}' changed small moon {f}, whose top tile is not {COLOURS[colour]}")
+    if hand != (colour, n):
+        out.append(f"'{action}' put {hand} in hand, not the {n} exposed {COLOURS[colour]} tiles")
+    return out
+
+
+def line_placement(before: GameState, after: GameState, action: Action | None,
+                   phases: tuple[str, ...]) -> list[str]:
+    """Placing picked tiles: all on the chosen line as far as it has room (or the chosen number under
+    any-split), the rest on the Broken tiles space up to 4, beyond that into the Tower; no other line
+    changes. Checked when the placement does not also end Acquisition (Dome-tiling then moves lines)."""
+    p = before.pending
+    if action is None or action.kind is not Kind.LINE or p is None or p.kind != "line" or len(phases) > 1:
+        return []
+    colour, n = p.data
+    old, new = before.players[p.player], after.players[p.player]
+    line = action.args[0]
+    placed = 0
+    if line:
+        room = line - old.line_count[line - 1]
+        placed = min(n, room) if len(action.args) == 1 else action.args[1]
+    over = n - placed
+    kept = min(over, 4 - len(old.broken))
+    want_counts = list(old.line_count)
+    want_colours = list(old.line_colour)
+    if line:
+        want_counts[line - 1] += placed
+        want_colours[line - 1] = colour
+    out = []
+    if new.line_count != want_counts or new.line_colour != want_colours:
+        out.append(f"'{action}' with {n} {COLOURS[colour]}: lines hold {new.line_count}, expected {want_counts}")
+    if new.broken != old.broken + [colour] * kept:
+        out.append(f"'{action}': {len(new.broken) - len(old.broken)} tiles broken, expected {kept}")
+    if after.tower[colour] - before.tower[colour] != over - kept:
+        out.append(f"'{action}': {after.tower[colour] - before.tower[colour]} tiles to the Tower, expected {over - kept}")
+    return out

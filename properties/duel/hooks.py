@@ -1,0 +1,96 @@
+"""Azul Duel's side of the registry entry (harness/duel/__init__.py): its invariants, step
+invariants, designer statistics and views in the shapes the shared properties layer asks for
+(docs/adding-a-game.md). Every check reports (invariant name, clause id, message)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from model.duel.actions import Action, Kind
+from model.duel.engine import Game
+from model.events import Event
+from properties.duel.invariants import INVARIANTS, violations
+from properties.duel.steps import STEP_INVARIANTS, check_step
+
+Violation = tuple[str, str, str]
+
+INVARIANT_TABLE: dict[str, tuple[str, ...]] = {
+    **{inv.name: inv.clauses for inv in INVARIANTS}, **{inv.name: inv.clauses for inv in STEP_INVARIANTS}}
+
+# Rows of the interpretation matrix beyond "each alternative alone": interplay designers ask about.
+COMBINATIONS: tuple[dict[str, str], ...] = (
+    {"duel.plate.draw-at-zero": "must-pay", "duel.acquire.end.passed-tokens": "strict"},
+    {"duel.score.start": "zero", "duel.plate.draw-at-zero": "must-pay"},
+    {"duel.score.start": "zero", "duel.plate.draw-at-zero": "must-pay", "duel.acquire.end.passed-tokens": "strict"},
+)
+
+
+def _first_clause(name: str) -> str:
+    clauses = INVARIANT_TABLE.get(name, ())
+    return clauses[0] if clauses else ""
+
+
+def state_invariants(game: Game, *, physical_only: bool = False) -> list[Violation]:
+    return [(inv.name, inv.clauses[0], msg) for inv, msg in violations(game, physical_only=physical_only)]
+
+
+def step_invariants(before: Game, game: Game, events: list[Event], step: int, action: Action | None,
+                    deep_every: int = 10) -> list[Violation]:
+    return [(name, _first_clause(name), msg)
+            for name, msg in check_step(before.state, game, events, step, deep_every, action=action)]
+
+
+def scores(game: Game) -> tuple[int, ...]:
+    return tuple(p.score for p in game.state.players)
+
+
+def substep(game: Game) -> str:
+    """The phase and the pending decision's kind ("acquisition/turn" when a player is to start a
+    turn), for the phase diagram's sub-steps."""
+    s = game.state
+    return f"{s.phase}/{s.pending.kind}" if s.pending else (f"{s.phase}/turn" if s.phase == "acquisition" else s.phase)
+
+
+_BRANCH_OF_EVENT: dict[str, str] = {
+    "restock": "bag restocked from the Tower",
+    "tiles-ran-out": "rare empty-bag round",
+    "redraw": "large Factory redrawn (one colour)",
+    "redraw-impossible": "one-colour redraw impossible",
+}
+
+
+def statistics(game: Game, action: Action, events: Sequence[Event], branches: Counter[str],
+               draws: Counter[int], scratch: dict[str, int]) -> None:
+    """Designer counts of one step: rare branches taken, and how many plates each draw turn drew
+    (`scratch` is the game's own notebook between steps)."""
+    drawing = scratch.get("drawing", 0)
+    if action.kind is Kind.DRAW_PLATE:
+        scratch["drawing"] = drawing + 1
+    elif drawing and action.kind is Kind.KEEP_PLATE:
+        draws[drawing] += 1
+        scratch["drawing"] = 0
+    if action.kind is Kind.PASS:
+        branches["forced pass"] += 1
+    for e in events:
+        if e.kind in _BRANCH_OF_EVENT:
+            branches[_BRANCH_OF_EVENT[e.kind]] += 1
+        elif e.kind == "bonus":
+            if "pair" in e.detail:
+                branches["chips spent as 2-matching"] += 1
+            if "any-3" in e.detail:
+                branches["chips spent as any-3"] += 1
+        elif e.kind == "broken" and e.clause == "duel.tiling.unplaceable":
+            branches["unplaceable line broken"] += 1
+        elif e.kind == "reveal-chip" and e.clause == "duel.acquire.sun.reveal-monochrome":
+            branches["chip revealed by four of a kind"] += 1
+    if game.is_over:
+        outcome = game.outcome()
+        if outcome and outcome.winner is not None and "tie" in outcome.reason:
+            branches["tie broken by the Starting player tile"] += 1
+
+
+def format_tiles(tiles: Sequence[int]) -> str:
+    from harness.duel.scenarios.notation import format_tiles as letters
+
+    return letters(list(tiles))

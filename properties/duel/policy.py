@@ -1,0 +1,180 @@
+"""Action policies for simulation: `uniform` (every legal action equally likely: widest coverage),
+`careful` (uniform, except that tiles go where the fewest break and chips are used when they can
+complete a line), and `greedy` (the default of `simulate`): a one-step lookahead that picks tiles
+it can complete lines with, places plates where its lines can move, avoids Broken tiles and spends
+chips, so games reach real scores and the scoring oracle and the outcome check see real points.
+Every policy is deterministic given its random generator (ties are broken with it)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from model.duel.actions import Action, Kind
+from model.duel.colours import EMPTY, WILD
+from model.duel.dome import band_full, matching_cells
+from model.duel.engine import Game
+from model.duel.state import Player
+from properties.duel.oracle import placement_points
+
+Policy = Callable[[Game, list[Action], random.Random], Action]
+
+
+def uniform(game: Game, actions: list[Action], rng: random.Random) -> Action:
+    return rng.choice(actions)
+
+
+def _broken_count(game: Game, action: Action) -> int:
+    p = game.state.pending
+    assert p is not None
+    colour, n = p.data
+    line = action.args[0]
+    if line == 0:
+        return n
+    pl = game.state.players[p.player]
+    room = line - pl.line_count[line - 1]
+    placed = min(n, room) if len(action.args) == 1 else action.args[1]
+    return n - placed
+
+
+def _line_cost(game: Game, action: Action) -> tuple[int, int, int]:
+    """(tiles broken now, line can never be placed, no space for it yet) - smaller is better."""
+    broken = _broken_count(game, action)
+    line = action.args[0]
+    if line == 0:
+        return broken, 1, 1
+    p = game.state.pending
+    assert p is not None
+    pl = game.state.players[p.player]
+    colour = p.data[0]
+    open_space = bool(matching_cells(pl, line - 1, colour))
+    dead = not open_space and band_full(pl, line - 1)
+    return broken, int(dead), int(not open_space)
+
+
+def careful(game: Game, actions: list[Action], rng: random.Random) -> Action:
+    p = game.state.pending
+    if p is not None and p.kind == "line":
+        costs = [_line_cost(game, a) for a in actions]
+        best = min(costs)
+        return rng.choice([a for a, c in zip(actions, costs, strict=True) if c == best])
+    if p is not None and p.kind == "bonus":
+        spend = [a for a in actions if a.kind is Kind.BONUS]
+        if spend:
+            return rng.choice(spend)
+    return rng.choice(actions)
+
+
+# --- greedy ---------------------------------------------------------------------------------------
+
+def _line_value(pl: Player, line: int, colour: int, n: int, placed: int | None = None) -> float:
+    """How good it is to put n tiles of `colour` on pattern line `line` (1-6; 0 = Broken tiles)."""
+    if line == 0:
+        return -2.0 * n - len(pl.broken)
+    i = line - 1
+    room = line - pl.line_count[i]
+    put = min(n, room) if placed is None else placed
+    over = n - put
+    open_space = bool(matching_cells(pl, i, colour))
+    value = float(put) - 2.0 * over - 0.5 * len(pl.broken) * bool(over)
+    if pl.line_count[i] + put == line:
+        value += (4.0 + line) if open_space else (1.0 if not band_full(pl, i) else -2.0 * line)
+    elif not open_space and band_full(pl, i):
+        value -= 2.0 * put                       # a line that can never move
+    return value
+
+
+def _best_line(pl: Player, colour: int, n: int) -> float:
+    best = _line_value(pl, 0, colour, n)
+    for line in range(1, 7):
+        i = line - 1
+        if line - pl.line_count[i] > 0 and pl.line_colour[i] in (EMPTY, colour):
+            best = max(best, _line_value(pl, line, colour, n))
+    return best
+
+
+def _placement_value(game: Game, pl: Player, plate: int, slot: int, rot: int) -> float:
+    spaces = game.rules.tables.plate(plate).rotations[rot]
+    value = 0.0
+    top = 2 * (slot // 3)
+    for k, row in enumerate((top, top + 1)):
+        colour = pl.line_colour[row]
+        wanted = {colour} if colour != EMPTY else set()
+        for space in spaces[2 * k:2 * k + 2]:
+            if space in wanted or (space == WILD and wanted):
+                value += 2.0 + pl.line_count[row]
+                wanted = set()
+    r, c = divmod(slot, 3)
+    value += 0.5 * sum(1 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                       if 0 <= rr < 3 and 0 <= cc < 3 and pl.plates[rr * 3 + cc])
+    return value
+
+
+def _best_placement(game: Game, pl: Player, plate: int) -> float:
+    return max((_placement_value(game, pl, plate, slot, rot) for slot in range(9) if not pl.plates[slot]
+                for rot in range(4)), default=0.0)
+
+
+def _turn_value(game: Game, who: int, a: Action) -> float:
+    s = game.state
+    pl = s.players[who]
+    k = a.kind
+    if k is Kind.SUN:
+        f, colour = a.args
+        sun = s.large.sun if f == 0 else s.small[f - 1].sun
+        return _best_line(pl, colour, sun[colour])
+    if k is Kind.MOON:
+        colour = a.args[0]
+        n = s.large.moon[colour] + sum(1 for fac in s.small if fac.moon and fac.moon[-1] == colour)
+        return _best_line(pl, colour, n) - (1.5 if s.large.moon[colour] and s.large.start_tile else 0.0)
+    if k is Kind.TAKE_PLATE:
+        return 0.5 + _best_placement(game, pl, s.display[a.args[0]])
+    if k is Kind.DRAW_PLATE:
+        return 0.5 - (1.0 if pl.score > 0 else 0.0)
+    if k is Kind.CHIP:
+        return 2.0
+    return -100.0                                   # pass: only when nothing else is legal
+
+
+def _decision_value(game: Game, who: int, a: Action) -> float:
+    s = game.state
+    pl = s.players[who]
+    p = s.pending
+    assert p is not None
+    k = a.kind
+    if k is Kind.LINE:
+        colour, n = p.data
+        return _line_value(pl, a.args[0], colour, n, a.args[1] if len(a.args) > 1 else None)
+    if k is Kind.PLACE_PLATE:
+        return _placement_value(game, pl, p.data[0], *a.args)
+    if k is Kind.KEEP_PLATE:
+        return _best_placement(game, pl, a.args[0])
+    if k is Kind.DRAW_PLATE:
+        return -1.0                                 # keep what was drawn rather than pay again
+    if k is Kind.TAKE_PLATE:                        # opening pick
+        return _best_placement(game, pl, s.display[a.args[0]])
+    if k is Kind.BONUS:
+        return 10.0 - len(a.args)
+    if k is Kind.NO_BONUS:
+        return 0.0
+    if k is Kind.TILE:
+        line = p.data[0]
+        cell = line * 6 + a.args[0]
+        tiles = list(pl.dome_tile)
+        tiles[cell] = pl.line_colour[line]
+        return float(placement_points(tiles, cell)[0])
+    return 0.0                                      # stack orders, returns: indifferent
+
+
+def greedy(game: Game, actions: list[Action], rng: random.Random) -> Action:
+    if len(actions) == 1:
+        return actions[0]
+    who = game.current_player
+    value = _turn_value if game.state.pending is None else _decision_value
+    scored = [value(game, who, a) for a in actions]
+    best = max(scored)
+    return rng.choice([a for a, v in zip(actions, scored, strict=True) if v >= best - 1e-9])
+
+
+POLICIES: dict[str, Policy] = {"uniform": uniform, "careful": careful, "greedy": greedy}
+DEFAULT_POLICY = "greedy"
