@@ -1,4 +1,4 @@
-"""Benchmark: full random legal games per second, with clause recording off and on."""
+"""Benchmark: full random legal games per second, with clause recording off and on, for any game."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import attrs
 
-from model.duel import new_game
+from harness.registry import DEFAULT_GAME, get_game
 from model.clauses import recording
 
 
@@ -26,33 +26,34 @@ class BenchResult:
         return self.actions / self.seconds
 
 
-def play_random(seed: int) -> int:
-    """One full game, uniform over legal actions; returns the number of actions."""
-    from properties.duel.bounds import max_game_steps
-
-    game = new_game(seed=seed)
+def play_random(seed: int, game: str = DEFAULT_GAME, players: int | None = None) -> int:
+    """One full game, uniform over legal actions (each checked by `apply`); returns the number of actions."""
+    entry = get_game(game)
+    played = entry.load("new_game")(seed=seed, players=players)
     rng = random.Random(seed)
     n = 0
-    bound = max_game_steps(game.rules)
-    while not game.is_over:
+    bound = entry.load("step_bound")(played)
+    while not played.is_over:
         if n >= bound:
-            raise RuntimeError(f"seed {seed}: no end after {bound} actions (livelock in phase {game.state.phase})")
-        actions = game.legal_actions()
+            raise RuntimeError(f"seed {seed}: no end after {bound} actions "
+                               f"(livelock in phase {getattr(played.state, 'phase', '?')})")
+        actions = played.legal_actions()
         if not actions:
             raise RuntimeError(f"seed {seed}: stalled")
-        game._apply(rng.choice(actions), [])   # legal by construction; skips the predicate
+        played.apply(rng.choice(actions))
         n += 1
     return n
 
 
-def run(games: int, seed: int = 0, record: bool = False) -> BenchResult:
+def run(games: int, seed: int = 0, record: bool = False, game: str = DEFAULT_GAME,
+        players: int | None = None) -> BenchResult:
     start = time.perf_counter()
     actions = 0
     if record:
         with recording():
             for i in range(games):
-                actions += play_random(seed + i)
+                actions += play_random(seed + i, game, players)
     else:
         for i in range(games):
-            actions += play_random(seed + i)
+            actions += play_random(seed + i, game, players)
     return BenchResult(games, actions, time.perf_counter() - start)

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 from pathlib import Path
 
 import click
 from rich.console import Console
 
 from harness.errors import UserError
+from harness.game_option import game_option, require
 from harness.diff import diff_command
-from harness.differential_command import differential_command
 from harness.mutation_commands import mutate_command
 from harness.property_commands import interpretations_command, simulate_command
 from harness.scenario_commands import scenario_command, show_command
 from harness.scenarios import ScenarioError
 from harness.suspect_commands import suspects_command
 from harness.spec_commands import spec_group
+from harness.registry import UnknownGame
 from model.errors import RulesetError
 from spec import SpecError, default_catalogue
 
@@ -24,7 +26,8 @@ from spec import SpecError, default_catalogue
 @click.group()
 @click.version_option(package_name="azul-rules")
 def cli() -> None:
-    """Rules verification and specification test harness for Azul Duel."""
+    """Rules verification and specification test harness for board-game rulebooks (Azul Duel,
+    classic Azul; `--game NAME` on the commands that take it)."""
 
 
 cli.add_command(spec_group)
@@ -35,7 +38,20 @@ cli.add_command(interpretations_command)
 cli.add_command(mutate_command)
 cli.add_command(suspects_command)
 cli.add_command(diff_command)
-cli.add_command(differential_command)
+
+
+def _game_commands() -> None:
+    """Commands only some games have (e.g. classic Azul's `differential`), from their registry entries."""
+    from harness.registry import game_names, get_game
+
+    for name in game_names():
+        entry = get_game(name)
+        for ref in entry.commands:
+            module, _, attribute = ref.partition(":")
+            cli.add_command(getattr(import_module(module), attribute))
+
+
+_game_commands()
 
 
 @cli.command("verify")
@@ -72,40 +88,56 @@ def lint_command(games: tuple[str, ...]) -> None:
 
 @cli.command("explain")
 @click.argument("clause_id")
-def explain_command(clause_id: str) -> None:
+@click.option("--game", default=None, metavar="NAME",
+              help="The clause's game (default: the game whose id prefix the clause carries).")
+def explain_command(clause_id: str, game: str | None) -> None:
     """Everything about one clause: text, sources, interpretations, code sites, tests, hit counts."""
     from harness.explain import explain
+    from harness.registry import DEFAULT_GAME, UnknownGame, game_of_clause, get_game
 
-    explain(clause_id, Console())
+    try:
+        entry = get_game(game) if game else (game_of_clause(clause_id) or get_game(DEFAULT_GAME))
+    except UnknownGame as exc:
+        raise UserError(str(exc)) from None
+    explain(clause_id, Console(), game=entry.name)
 
 
 @cli.command("graph")
+@game_option
 @click.option("--format", "fmt", type=click.Choice(["svg", "png", "dot"]), default="svg", show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Output file (default: the checkout's docs/phases.FORMAT, wherever you run it from).")
-def graph_command(fmt: str, out: str | None) -> None:
+              help="Output file (default: the checkout's docs/phases.FORMAT for duel, docs/phases-GAME.FORMAT "
+                   "for another game, wherever you run it from).")
+def graph_command(game: str, fmt: str, out: str | None) -> None:
     """Render the phase machine (the engine's own networkx graph) with graphviz."""
     from harness.coverage import ROOT
     from harness.diagram import has_dot, render_phases
+    from harness.registry import DEFAULT_GAME
 
-    target = render_phases(Path(out) if out else ROOT / "docs" / f"phases.{fmt}", fmt)
+    require(game, "phase_graph", command="graph")
+    name = "phases" if game == DEFAULT_GAME else f"phases-{game}"
+    target = render_phases(Path(out) if out else ROOT / "docs" / f"{name}.{fmt}", fmt, game=game)
     if fmt != "dot" and not has_dot():
         click.echo("graphviz 'dot' not found (apt-get install graphviz); wrote DOT instead", err=True)
     click.echo(f"wrote {target}")
 
 
 @cli.command("bench")
+@game_option
+@click.option("--players", type=click.IntRange(1), default=None, help="Player count (default: the game's first).")
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-def bench_command(games: int, seed: int) -> None:
+def bench_command(game: str, players: int | None, games: int, seed: int) -> None:
     """Full random legal games per second, clause recording off and on."""
     from rich.table import Table
 
     from harness.bench import run
+    from harness.game_option import check_players
 
-    off = run(games, seed, record=False)
-    on = run(games, seed, record=True)
-    table = Table(title=f"{games} random legal games (seed {seed}), one core")
+    players = check_players(game, players)
+    off = run(games, seed, record=False, game=game, players=players)
+    on = run(games, seed, record=True, game=game, players=players)
+    table = Table(title=f"{games} random legal games of {game} (seed {seed}), one core")
     for col in ("recording", "games/s", "actions/s", "seconds"):
         table.add_column(col, justify="right")
     for name, r in (("off", off), ("on", on)):
@@ -124,7 +156,7 @@ def main() -> None:
     except click.ClickException as exc:
         click.echo(f"azul-rules: {exc.format_message()}", err=True)
         sys.exit(exc.exit_code)
-    except (UserError, SpecError, ScenarioError, RulesetError) as exc:
+    except (UserError, SpecError, ScenarioError, RulesetError, UnknownGame) as exc:
         click.echo(f"azul-rules: {exc}", err=True)
         sys.exit(2)
     except SystemExit:

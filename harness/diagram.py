@@ -1,20 +1,27 @@
-"""The phase diagram, rendered from the engine's own networkx graph with graphviz."""
+"""The phase diagram of any registered game, rendered from its engine's own networkx graph (its
+registry entry's `phase_graph`) with graphviz; the sub-step diagram groups a game's `substeps`."""
 
 from __future__ import annotations
 
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import graphviz
 
-from model.duel.phases import phase_graph
+from harness.registry import DEFAULT_GAME, get_game
 
 
-def phase_dot(visits: Mapping[tuple[str, str], int] | None = None) -> graphviz.Digraph:
+def phase_graph(game: str = DEFAULT_GAME) -> Any:
+    """The game's phase DiGraph (model.phases machinery, the game's own phases)."""
+    return get_game(game).load("phase_graph")()
+
+
+def phase_dot(visits: Mapping[tuple[str, str], int] | None = None, game: str = DEFAULT_GAME) -> graphviz.Digraph:
     """The phase graph as a graphviz Digraph; with `visits`, edges show counts and untaken ones are red."""
-    g = phase_graph()
-    dot = graphviz.Digraph("azul_duel_phases", graph_attr={"rankdir": "LR", "fontname": "Helvetica"},
+    g = phase_graph(game)
+    dot = graphviz.Digraph(f"{game}_phases", graph_attr={"rankdir": "LR", "fontname": "Helvetica"},
                            node_attr={"shape": "box", "style": "rounded", "fontname": "Helvetica"},
                            edge_attr={"fontname": "Helvetica", "fontsize": "10"})
     for node in g.nodes:
@@ -35,9 +42,10 @@ def has_dot() -> bool:
     return shutil.which("dot") is not None
 
 
-def render_phases(out: Path, fmt: str = "svg", visits: Mapping[tuple[str, str], int] | None = None) -> Path:
+def render_phases(out: Path, fmt: str = "svg", visits: Mapping[tuple[str, str], int] | None = None,
+                  game: str = DEFAULT_GAME) -> Path:
     """Write the diagram; falls back to DOT (with a note) when Graphviz's `dot` is missing."""
-    dot = phase_dot(visits)
+    dot = phase_dot(visits, game)
     out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "dot" or not has_dot():
         target = out if fmt == "dot" else out.with_suffix(".dot")
@@ -47,20 +55,6 @@ def render_phases(out: Path, fmt: str = "svg", visits: Mapping[tuple[str, str], 
     return out
 
 
-# Sub-steps of play (properties.simulate.substep): the phase and the pending decision's kind.
-SUBSTEPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "setup": (("setup/opening", "opening plate"), ("setup/place", "place plate")),
-    "acquisition": (("acquisition/turn", "turn: pick\n(sun, moon, plate, chip, pass)"),
-                    ("acquisition/stack", "stack\n(moon stack order)"), ("acquisition/line", "line\n(pattern line)"),
-                    ("acquisition/draw", "draw / keep\n(blind plates)"), ("acquisition/place", "place plate"),
-                    ("acquisition/return", "return plates")),
-    "dome_tiling": (("dome_tiling/tile", "tile\n(line to Dome)"), ("dome_tiling/bonus", "bonus chips")),
-    "preparation": (("preparation", "preparation"),),
-    "tablet_scoring": (("tablet_scoring", "tablet scoring"),),
-    "game_over": (("game_over", "game over"),),
-}
-
-
 def _width(n: int, top: int) -> str:
     """Edge width grows with the log of its visits (1 visit: thin, the busiest: 7)."""
     import math
@@ -68,11 +62,14 @@ def _width(n: int, top: int) -> str:
 
 
 def substep_dot(visits: Mapping[tuple[str, str], int],
-                phase_visits: Mapping[tuple[str, str], int] | None = None) -> graphviz.Digraph:
+                phase_visits: Mapping[tuple[str, str], int] | None = None, game: str = DEFAULT_GAME) -> graphviz.Digraph:
     """Play's sub-steps grouped by phase, edges as wide as they were travelled (log scale), labelled
     with their visit counts; sub-steps never reached are dashed red. The phase graph's own edges
     (`phase_visits`, cluster to cluster, dotted) show the phases play passes through automatically."""
-    dot = graphviz.Digraph("azul_duel_substeps", graph_attr={"rankdir": "LR", "fontname": "Helvetica",
+    entry = get_game(game)
+    graph = phase_graph(game)
+    SUBSTEPS = entry.load("substeps") if entry.has("substeps") else {p: ((p, p.replace("_", " ")),) for p in graph}
+    dot = graphviz.Digraph(f"{game}_substeps", graph_attr={"rankdir": "LR", "fontname": "Helvetica",
                                                             "compound": "true", "nodesep": "0.25", "ranksep": "0.5"},
                            node_attr={"shape": "box", "style": "rounded,filled", "fillcolor": "#ffffff",
                                       "fontname": "Helvetica", "fontsize": "10"},
@@ -95,7 +92,7 @@ def substep_dot(visits: Mapping[tuple[str, str], int],
             dot.edge(a, b, label=str(n), penwidth=_width(n, top), arrowsize="0.5")
         else:
             dot.edge(a, b, label=str(n), penwidth=_width(n, top), arrowsize="0.6")
-    for source, target, _data in sorted(phase_graph().edges(data=True)):
+    for source, target, _data in sorted(graph.edges(data=True)):
         n = int(phase_visits.get((source, target), 0))
         dot.edge(SUBSTEPS[source][0][0], SUBSTEPS[target][0][0], label=f"phase: {n}", style="dotted",
                  ltail=f"cluster_{source}", lhead=f"cluster_{target}", color="red" if n == 0 else "#7a869a",

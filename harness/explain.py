@@ -10,11 +10,11 @@ from rich.markup import escape
 from harness.coverage import ROOT, compute, load_test_results
 from harness.pytest_plugin import DEFAULT_JSON
 from harness.spec_commands import clause_panel
-from spec import default_catalogue
+from spec import DEFAULT_GAME, default_catalogue
 
 
-def explain(clause_id: str, console: Console) -> None:
-    catalogue = default_catalogue()
+def explain(clause_id: str, console: Console, game: str = DEFAULT_GAME) -> None:
+    catalogue = default_catalogue(game)
     console.print(clause_panel(catalogue, clause_id))
     if clause_id not in catalogue:
         clause_id = catalogue.interpretation(clause_id).clause_id

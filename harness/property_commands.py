@@ -14,19 +14,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from harness.errors import UserError
-from model.errors import RulesetError
-from model.duel.ruleset import Ruleset, parse_override
+from harness.game_option import check_players, game_option, parse_overrides
+from harness.registry import get_game
 from properties.matrix import SHRINK_SECONDS
 from properties.watchdog import DEFAULT_GAME_SECONDS, DEFAULT_MEMORY_LIMIT, MEMORY_ENV
-
-
-def _overrides(items: tuple[str, ...]) -> dict[str, str]:
-    out = dict(parse_override(i) for i in items)
-    try:
-        Ruleset.build(out)
-    except RulesetError as exc:
-        raise UserError(str(exc)) from None
-    return out
 
 
 def _progress(console: Console) -> Progress:
@@ -49,13 +40,16 @@ def _limit_memory(setting: str | None) -> None:
 
 
 @click.command("simulate")
+@game_option
+@click.option("--players", type=click.IntRange(1), default=None, help="Player count (default: the game's first).")
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
 @click.option("--interpretation", "interps", multiple=True, metavar="ID=ALT", help="Override an interpretation point.")
-@click.option("--policy", type=click.Choice(["greedy", "uniform", "careful"]), default="greedy", show_default=True,
-              help="greedy: completes lines, avoids Broken tiles (real scores for the scoring oracle); "
-                   "uniform: any legal action (widest coverage); careful: uniform, but tiles go where fewest break.")
+@click.option("--policy", default=None, metavar="NAME",
+              help="How moves are chosen: uniform (any legal action, every game) or one the game registers "
+                   "(Duel: greedy, its default, completes lines and avoids Broken tiles; careful: uniform, but "
+                   "tiles go where fewest break).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
               show_default=True, help="Where failing games are written as scenarios.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -70,14 +64,23 @@ def _limit_memory(setting: str | None) -> None:
               help="Time budget of the whole run (seconds); games not started by then count as failed.")
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help=f"Memory cap of this run and its workers (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
-def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str, ...], policy: str,
-                     out: Path, json_path: Path | None, max_failures: int | None, max_counterexamples: int,
-                     game_seconds: float, budget_seconds: float | None, memory_limit: str | None) -> None:
+def simulate_command(game: str, players: int | None, games: int, seed: int, jobs: int | None,
+                     interps: tuple[str, ...], policy: str | None, out: Path, json_path: Path | None,
+                     max_failures: int | None, max_counterexamples: int, game_seconds: float,
+                     budget_seconds: float | None, memory_limit: str | None) -> None:
     """Random legal games checked at every step, with statistics for designers."""
     from harness.simulate_output import campaign_json, campaign_statistics, failure_groups
-    from properties.simulate import run_campaign
+    from properties.simulate import policies, run_campaign
 
-    overrides = _overrides(interps)
+    entry = get_game(game)
+    players = check_players(game, players)
+    known = policies(game)
+    policy = policy or entry.default_policy
+    if policy not in known:
+        from spec.suggest import did_you_mean
+        raise UserError(f"game {game!r} has no policy {policy!r}{did_you_mean(policy, known)} "
+                        f"(policies: {', '.join(known)})")
+    overrides = parse_overrides(game, interps, players)
     _limit_memory(memory_limit)
     console = Console()
     with _progress(console) as progress:
@@ -85,13 +88,14 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
         report = run_campaign(games, seed, overrides, jobs=jobs or default_jobs(),
                               progress=lambda n: progress.advance(task, n), policy=policy,
                               game_seconds=game_seconds, budget_seconds=budget_seconds,
-                              max_failures=max_failures)
+                              max_failures=max_failures, game=game, players=players)
     gs = report.games
     if not gs:
         console.print(f"[red]FAIL[/red] the time budget of {budget_seconds:g} s ran out before any game ended")
         raise SystemExit(1)
     stats = campaign_statistics(report)
-    table = Table(title=f"{len(gs)} games, seed {seed}, policy {policy}" + (f", {overrides}" if overrides else ""))
+    table = Table(title=f"{entry.title}: {len(gs)} games, seed {seed}, policy {policy}"
+                  + (f", {players} players" if len(entry.players) > 1 else "") + (f", {overrides}" if overrides else ""))
     table.add_column("statistic", overflow="fold")
     table.add_column("value", justify="right", overflow="fold")
     if "score" in stats:
@@ -106,9 +110,10 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
     table.add_row("ties (equal points)", str(stats["ties"]))
     for name, n in stats["branches"].items():
         table.add_row(name, str(n))
-    table.add_row("plates drawn blind (turns by number drawn)",
-                  ", ".join(f"{k}: {v}" for k, v in stats["plates_drawn_blind"].items()) or "none")
-    table.add_row("rounds where nobody took the Starting player tile", str(stats["untaken_start_tile_rounds"]))
+    if entry.draws_label:
+        table.add_row(entry.draws_label, ", ".join(f"{k}: {v}" for k, v in stats["draw_turns"].items()) or "none")
+    for label, n in stats["decided_by"].items():
+        table.add_row(label, str(n))
     table.add_row("actions per game (mean)", f"{stats['actions_mean']:.0f}")
     console.print(table)
     groups = failure_groups(report, overrides, out, policy, max_counterexamples)
@@ -132,6 +137,8 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
 
 
 @click.command("interpretations")
+@game_option
+@click.option("--players", type=click.IntRange(1), default=None, help="Player count (default: the game's first).")
 @click.option("--games", type=click.IntRange(1), default=40, show_default=True, help="Games per row.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None)
@@ -151,21 +158,25 @@ def simulate_command(games: int, seed: int, jobs: int | None, interps: tuple[str
               show_default=True, help="Time budget of one game; past it the game fails as a livelock.")
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help=f"Memory cap (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
-def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, json_path: Path | None,
-                            shrink: bool, shrink_seconds: float, fail_on: str, game_seconds: float,
-                            memory_limit: str | None) -> None:
+def interpretations_command(game: str, players: int | None, games: int, seed: int, jobs: int | None, out: Path,
+                            json_path: Path | None, shrink: bool, shrink_seconds: float, fail_on: str,
+                            game_seconds: float, memory_limit: str | None) -> None:
     """Run every invariant under every alternative; print the matrix with counterexamples."""
-    from properties.matrix import COLUMNS, matrix_rows, run_matrix
+    from properties.matrix import columns, matrix_rows, run_matrix
 
+    players = check_players(game, players)
     _limit_memory(memory_limit)
     console = Console()
-    rows = matrix_rows()
+    rows = matrix_rows(game)
+    COLUMNS = columns(game)
     with _progress(console) as progress:
         task = progress.add_task("interpretations", total=games * len(rows))
         result = run_matrix(games, seed, jobs or default_jobs(), out, lambda n: progress.advance(task, n),
                             game_seconds=game_seconds,
-                            on_row=lambda k, n, label: progress.update(task, description=f"row {k} of {n}: {label}"))
-    table = Table(title=f"{len(COLUMNS)} invariants under every interpretation ({games} games per row)")
+                            on_row=lambda k, n, label: progress.update(task, description=f"row {k} of {n}: {label}"),
+                            game=game, players=players)
+    table = Table(title=f"{get_game(game).title}: {len(COLUMNS)} invariants under every interpretation "
+                        f"({games} games per row)")
     table.add_column("alternative (others at their defaults)", overflow="fold")
     table.add_column("decided", justify="right")
     table.add_column("stalled", justify="right")
@@ -180,7 +191,7 @@ def interpretations_command(games: int, seed: int, jobs: int | None, out: Path, 
             console.print(f"{row.label}: {name}: {row.messages[name]}\n    replay: azul-rules scenario {path}",
                           highlight=False, markup=False, soft_wrap=True)
     if shrink:
-        _shrink_broken_rows([r for r in result if r.broken], out, shrink_seconds, console)
+        _shrink_broken_rows([r for r in result if r.broken], out, shrink_seconds, console, game)
     if json_path:
         json_path.parent.mkdir(parents=True, exist_ok=True)
         json_path.write_text(json.dumps([r.to_json() for r in result], indent=2, sort_keys=True))
@@ -199,7 +210,7 @@ def failing_rows(rows: list[Any], fail_on: str) -> list[Any]:
     return [r for r in rows if r.broken] if fail_on == "any" else [r for r in rows[:1] if r.broken]
 
 
-def _shrink_broken_rows(rows: list[Any], out: Path, seconds: float, console: Console) -> None:
+def _shrink_broken_rows(rows: list[Any], out: Path, seconds: float, console: Console, game: str) -> None:
     """Hypothesis searches and shrinks a counterexample per broken row, each within `seconds`."""
     from properties.matrix import shrink_row
 
@@ -207,7 +218,7 @@ def _shrink_broken_rows(rows: list[Any], out: Path, seconds: float, console: Con
         console.print(f"shrinking row {k} of {len(rows)}: {row.label} (budget {seconds:g} s)",
                       highlight=False, markup=False, soft_wrap=True)
         with console.status(f"shrinking row {k} of {len(rows)} ..."):
-            shrunk = shrink_row(row.overrides, out, seconds=seconds)
+            shrunk = shrink_row(row.overrides, out, seconds=seconds, game=game)
         if shrunk is None:
             console.print(f"    no failure found within {seconds:g} s (the counterexample above stands)",
                           highlight=False, markup=False)

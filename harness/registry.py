@@ -67,9 +67,13 @@ class GameEntry:
     format_tiles: str = ""         # "module:function": tile colours in scenario notation
     statistics: str = ""           # "module:function": designer statistics of one step (optional)
     substep: str = ""              # "module:function": where play stands, finer than the phase (optional)
+    substeps: str = ""             # "module:attr": phase -> ((substep key, label), ...) for the diagram (optional)
     scenario_game: str = ""        # "module:function": build a scenario's position (optional)
     progress_clauses: tuple[str, ...] = ()   # what a game that never ends breaks (the watchdog's livelock)
+    draws_label: str = ""          # what `statistics` counts in `draws` (simulate's table), "" = nothing
+    decided_by: Mapping[str, str] = attrs.field(factory=dict)   # simulate's table: label -> interpretation id
     renderers: Mapping[str, str] = attrs.field(factory=dict)   # kind ("text", "svg") -> "module:function"
+    commands: tuple[str, ...] = ()  # "module:attr" click commands only this game has (azul: differential)
 
     def has(self, what: str) -> bool:
         """Whether the entry supplies `what` (a field name)."""

@@ -14,8 +14,7 @@ import attrs
 import jinja2
 
 from harness.coverage import ClauseCoverage, summary
-from harness.diagram import phase_dot, substep_dot, svg_of
-from model.duel.phases import phase_graph
+from harness.diagram import phase_dot, phase_graph, substep_dot, svg_of
 from spec import Catalogue
 
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("harness", "templates"),
@@ -46,6 +45,7 @@ class ReportInputs:
     substep_visits: Mapping[tuple[str, str], int] = attrs.field(factory=dict)  # properties.simulate.substep
     fixtures: Path | None = None                                      # scenario folder to draw pictures of
     suspects: list[Any] = attrs.field(factory=list)                   # tests/scenarios pinned to an older revision
+    other_games: list[dict[str, Any]] = attrs.field(factory=list)     # verify's sections for the other games
 
 
 def _verdict(inputs: ReportInputs, totals: Mapping[str, Any]) -> dict[str, Any]:
@@ -151,6 +151,14 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
         "svg": svg, "gaps": _gaps(inputs.catalogue), "campaign": dict(inputs.campaign), "games": inputs.games,
         "tests_total": len(inputs.tests), "tests_passed": tests_passed, "scenarios_total": inputs.scenario_count,
     }
+    context["other_games"] = [_game_section(g) for g in inputs.other_games]
+    context["games_json"] = {
+        inputs.catalogue.game or "duel": {"title": inputs.catalogue.title, "summary": context["summary"],
+                                          "thresholds": thresholds, "campaign": dict(inputs.campaign),
+                                          "matrix_rows": len(inputs.matrix)},
+        **{g["name"]: {"title": g["title"], "summary": g["summary"], "thresholds": g["thresholds"],
+                       "campaign": g["campaign"], "matrix_rows": len(g["matrix"]), "clauses": g["clauses"],
+                       "matrix": g["matrix"], "edges": g["edges"]} for g in context["other_games"]}}
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
@@ -177,6 +185,7 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
         data = {k: context[k] for k in ("generated", "profile", "summary", "clauses", "matrix", "edges", "gaps",
                                         "campaign", "games", "tests_total", "tests_passed", "defaults_in_play",
                                         "verdict", "suspects", "thresholds", "policy_scores")}
+        data["games"] = context["games_json"]        # every game by name; the top level stays the default game's
         (tmp / "coverage.json").write_text(json.dumps(data, indent=1, sort_keys=True))
         (tmp / "phases.svg").write_text(svg)
         old = None
@@ -194,6 +203,24 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
     return out
 
 
-def _matrix_columns() -> tuple[str, ...]:
-    from properties.matrix import COLUMNS
-    return COLUMNS
+def _matrix_columns(game: str = "duel") -> tuple[str, ...]:
+    from properties.matrix import columns
+    return columns(game)
+
+
+def _game_section(game: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's section of the report: its coverage, matrix and phase diagram."""
+    name = game["name"]
+    visits = game.get("edge_visits", {})
+    edges = [{"source": a, "target": b, "guard": d["guard"], "clauses": list(d["clauses"]),
+              "visits": int(visits.get((a, b), 0))} for a, b, d in sorted(phase_graph(name).edges(data=True))]
+    summ = summary(game["clauses"])
+    totals = summ["total"]
+    need = game["thresholds"]
+    below = [f"{k} {totals[f'{k}_share']:.0%} is below the threshold {float(need.get(k, 0)):.0%}"
+             for k in ("asserted", "guarded") if totals[f"{k}_share"] < float(need.get(k, 0))]
+    return {"name": name, "title": game["title"], "summary": summ, "thresholds": dict(need), "below": below,
+            "clauses": [c.to_json() for c in game["clauses"]], "matrix": list(game["matrix"]),
+            "columns": list(game["matrix_columns"]), "edges": edges,
+            "svg": svg_of(phase_dot(visits, name)), "campaign": dict(game["campaign"]),
+            "gaps": _gaps(game["catalogue"])}

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness.errors import UserError
+from harness.game_option import game_option, require
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files
 from harness.scenarios.loader import with_readings
 from harness.duel.scenarios.position import build_game
@@ -20,12 +21,14 @@ from model.duel.render import render_text
 
 
 @click.command("scenario")
+@game_option
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
 @click.option("--interpretation", "readings", multiple=True, metavar="ID=ALT",
               help="Run every scenario under this alternative instead of the file's (repeatable).")
-def scenario_command(paths: tuple[Path, ...], as_json: bool, readings: tuple[str, ...]) -> None:
+def scenario_command(game: str, paths: tuple[Path, ...], as_json: bool, readings: tuple[str, ...]) -> None:
     """Run scenario files or folders; exit non-zero on any failure."""
+    require(game, "scenario_game", command="scenario")
     console = Console()
     flips = _flips(readings)
     results, errors, unloadable = [], [], 0
@@ -66,6 +69,7 @@ def _flips(readings: tuple[str, ...]) -> dict[str, str]:
 
 
 @click.command("show")
+@game_option
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--steps", is_flag=True, help="Also show the position after each step.")
 @click.option("--export", "export_after", type=click.IntRange(0), default=None, metavar="N",
@@ -76,9 +80,10 @@ def _flips(readings: tuple[str, ...]) -> dict[str, str]:
               help="Draw the position as SVG to OUT (with --steps, OUT is a folder: one picture per step).")
 @click.option("--png", "png_out", type=click.Path(path_type=Path), default=None, metavar="OUT",
               help="Draw the position as PNG to OUT (needs chromium; with --steps, OUT is a folder).")
-def show_command(path: Path, steps: bool, export_after: int | None, readings: tuple[str, ...],
+def show_command(game: str, path: Path, steps: bool, export_after: int | None, readings: tuple[str, ...],
                  svg_out: Path | None, png_out: Path | None) -> None:
     """Render a scenario's position as text (or export it as a scenario, or draw it as SVG/PNG)."""
+    require(game, "scenario_game", "renderers", command="show")
     scenario = with_readings(load_scenario(path), _flips(readings))
     if svg_out is not None or png_out is not None:
         _draw(scenario, steps, svg_out, png_out)

@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from harness.registry import get_game
 from properties.simulate import CampaignReport, GameReport, group_failures, write_failure
 
 
@@ -29,13 +30,16 @@ def campaign_statistics(report: CampaignReport) -> dict[str, Any]:
                           "mean": round(statistics.mean(scores), 2), "max": top}
         stats["score_distribution"] = {f"{i * width}-{i * width + width - 1}": n
                                        for i, n in enumerate(buckets) if n}
-    stats["wins"] = {f"P{seat + 1}": sum(g.winner == seat for g in finished) for seat in (0, 1)}
+    seats = max((len(g.scores) for g in gs), default=2)
+    stats["wins"] = {f"P{seat + 1}": sum(g.winner == seat for g in finished) for seat in range(seats)}
     stats["draws"] = sum(g.winner is None for g in finished)
-    stats["ties"] = sum(g.scores[0] == g.scores[1] for g in finished)
+    stats["ties"] = sum(list(g.scores).count(max(g.scores)) > 1 for g in finished if g.scores)
     stats["branches"] = dict(sorted(report.totals("branches").items()))
-    stats["plates_drawn_blind"] = {str(k): v for k, v in sorted(report.totals("draws").items())}
-    stats["untaken_start_tile_rounds"] = sum(n for (i, _), n in report.totals("alt_hits").items()
-                                             if i == "duel.prep.untaken-start-tile")
+    stats["draw_turns"] = {str(k): v for k, v in sorted(report.totals("draws").items())}
+    alt_hits = report.totals("alt_hits")
+    entry = get_game(report.game)
+    stats["decided_by"] = {label: sum(n for (i, _), n in alt_hits.items() if i == interp)
+                           for label, interp in entry.decided_by.items()}
     stats["actions_mean"] = round(statistics.mean(g.actions for g in gs), 1) if gs else 0
     return stats
 

@@ -14,7 +14,8 @@ import sys
 import tempfile
 import time
 import tomllib
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -50,14 +51,23 @@ class Stage:
     progress: Callable[[str], None] = attrs.field(default=lambda text: None, repr=False, eq=False)
 
 
-def asserted_threshold() -> float:
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return float(data.get("tool", {}).get("azul-rules", {}).get("asserted_threshold", 0.0))
+def _settings(game: str | None = None) -> dict[str, Any]:
+    """[tool.azul-rules] of pyproject.toml; with a game other than the default, its own table
+    [tool.azul-rules.games.GAME] (thresholds per game; a game may start lower and ratchet up)."""
+    from harness.registry import DEFAULT_GAME
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text()).get("tool", {}).get("azul-rules", {})
+    if game is None or game == DEFAULT_GAME:
+        return data
+    return data.get("games", {}).get(game, {})
 
 
-def guarded_threshold() -> float:
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return float(data.get("tool", {}).get("azul-rules", {}).get("guarded_threshold", 0.0))
+def asserted_threshold(game: str | None = None) -> float:
+    return float(_settings(game).get("asserted_threshold", 0.0))
+
+
+def guarded_threshold(game: str | None = None) -> float:
+    return float(_settings(game).get("guarded_threshold", 0.0))
 
 
 def _stage(console: Console, stages: list[Stage], name: str, fn: Callable[[Stage], Any]) -> Any:
@@ -120,8 +130,10 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     jobs = jobs or max(1, os.cpu_count() or 1)
     found = work / "counterexamples"            # copied into the report at the end
 
+    from harness.registry import DEFAULT_GAME, game_names
+
     def spec_lint(st: Stage) -> None:
-        _, problems = validate()
+        problems = [p for g in game_names() for p in validate(game=g)[1]]
         st.ok = not problems
         st.detail = "no problems" if st.ok else "; ".join(map(str, problems[:3]))
         st.failures = [str(p) for p in problems]
@@ -255,6 +267,8 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
                      f"{'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; {broken_rows} rows break an invariant")
         return [r.to_json() for r in rows]
     matrix_rows = _stage(console, stages, "interpretation matrix", matrix)
+    others = [_verify_game(g, settings, jobs, console, stages, found, test_results)
+              for g in game_names() if g != DEFAULT_GAME]
 
     def coverage(st: Stage) -> Any:
         rows = compute(catalogue, test_results, campaign.totals("clause_hits"), guard)
@@ -284,7 +298,8 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
                                   policy_scores={campaign.policy: [sc for g in campaign.games if g.failure is None
                                                                    for sc in g.scores]},
                                   substep_visits=campaign.totals("substep_hits"), fixtures=ROOT / "fixtures",
-                                  suspects=[sp.to_json() for sp in suspects(catalogue, test_results)]),
+                                  suspects=[sp.to_json() for sp in suspects(catalogue, test_results)],
+                                  other_games=others),
                      out)
         _publish(out, log, found)
         st.detail = f"{out}/index.html, coverage.md, coverage.json, pytest.log"
@@ -293,6 +308,69 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
 
 
 MAX_COUNTEREXAMPLES = 20        # counterexample files verify writes per stage (all failures are counted)
+
+
+def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Console, stages: list[Stage],
+                 found: Path, test_results: Mapping[str, Any]) -> dict[str, Any]:
+    """A game other than the default: its simulation campaign (uniform policy, every invariant after
+    every step, each player count), its interpretation matrix and its coverage against its own
+    thresholds; what the report's section for the game shows."""
+    from harness.coverage import compute, lint, summary
+    from harness.registry import get_game
+    from properties.matrix import columns, run_matrix
+    from properties.simulate import group_failures, run_campaign, write_failure
+
+    entry = get_game(game)
+    catalogue = default_catalogue(game)
+    games = max(1, settings["games"] // (4 * len(entry.players)))
+
+    def simulation(st: Stage) -> list[Any]:
+        campaigns = [run_campaign(games, 0, {}, jobs=jobs, game=game, players=n) for n in entry.players]
+        failures = [g for c in campaigns for g in c.failures]
+        for g in failures[:MAX_COUNTEREXAMPLES]:
+            st.failures.append(str(write_failure(g, {}, found)))
+        st.ok = not failures
+        st.detail = (f"{games} games for each of {', '.join(map(str, entry.players))} players, "
+                     f"{len(failures)} broke an invariant")
+        if failures:
+            st.detail += ": " + "; ".join(f"{len(gs)} broke {name}" for name, gs in group_failures(failures))
+        return campaigns
+    campaigns = _stage(console, stages, f"{game}: simulation campaign", simulation)
+
+    def matrix(st: Stage) -> list[dict[str, Any]]:
+        rows = run_matrix(max(1, settings["matrix_games"] // 2), 0, jobs, found, game=game)
+        defaults = rows[0]
+        st.ok = not defaults.broken
+        st.failures = [f"defaults: {name}: {path}" for name, path in defaults.broken.items()]
+        st.detail = (f"{len(rows)} rows; defaults {'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; "
+                     f"{sum(bool(r.broken) for r in rows)} rows break an invariant")
+        return [r.to_json() for r in rows]
+    matrix_rows = _stage(console, stages, f"{game}: interpretation matrix", matrix)
+
+    hits: Counter[str] = Counter()
+    edges: Counter[tuple[str, str]] = Counter()
+    for c in campaigns:
+        hits.update(c.totals("clause_hits"))
+        edges.update(c.totals("edge_hits"))
+
+    def coverage(st: Stage) -> list[Any]:
+        rows = compute(catalogue, test_results, hits, {})
+        problems = lint(catalogue, test_results)
+        s = summary(rows)["total"]
+        need = asserted_threshold(game)
+        st.ok = not problems and s["asserted_share"] >= need
+        st.failures = [str(p) for p in problems]
+        st.detail = (f"{s['implemented']}/{s['total']} implemented, {s['exercised']} exercised, {s['asserted']} "
+                     f"asserted ({s['asserted_share']:.0%}, threshold {need:.0%}; mutation analysis: "
+                     f"`azul-rules mutate --game {game}`)")
+        return rows
+    clause_rows = _stage(console, stages, f"{game}: coverage", coverage)
+    return {"name": game, "title": entry.title, "catalogue": catalogue, "clauses": clause_rows,
+            "matrix": matrix_rows, "matrix_columns": list(columns(game)), "edge_visits": dict(edges),
+            "campaign": {"games": sum(len(c.games) for c in campaigns),
+                         "failures": sum(len(c.failures) for c in campaigns),
+                         "players": list(entry.players), "policy": "uniform"},
+            "thresholds": {"asserted": asserted_threshold(game), "guarded": guarded_threshold(game)}}
 
 
 def _shown(path: Path) -> str:

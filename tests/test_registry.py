@@ -10,7 +10,14 @@ import pytest
 from harness.registry import UnknownGame, game_names, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ["harness/registry.py"]          # shared modules already written against the registry
+# Shared modules written against the registry (tests/test_layout.py walks every shared module; this list
+# pins the ones the shared layers are built on).
+SHARED = ["harness/registry.py", "harness/game_option.py", "harness/bench.py", "harness/diagram.py",
+          "harness/report.py", "harness/verify.py", "harness/cli.py", "harness/property_commands.py",
+          "harness/simulate_output.py", "harness/explain.py", "properties/simulate.py", "properties/machine.py",
+          "properties/matrix.py", "properties/watchdog.py", "properties/counterexample.py",
+          "properties/policies.py", "properties/chance.py", "model/__init__.py", "model/protocol.py",
+          "model/phases.py", "model/clauses.py", "model/chance.py", "model/events.py", "model/errors.py"]
 
 
 def test_every_registered_game_loads_its_parts() -> None:
@@ -39,5 +46,6 @@ def test_shared_modules_import_no_game(module: str) -> None:
             [node.module or ""] if isinstance(node, ast.ImportFrom) else []
         for name in names:
             parts = name.split(".")
-            assert parts[0] not in {"model", "properties"}, f"{module} imports {name}"
+            assert not (parts[0] in {"model", "properties"} and len(parts) > 1 and parts[1] in games), \
+                f"{module} imports {name}"
             assert not (parts[0] == "harness" and len(parts) > 1 and parts[1] in games), f"{module} imports {name}"

@@ -24,7 +24,10 @@ GAME = GameEntry(
     format_tiles="properties.duel.hooks:format_tiles",
     statistics="properties.duel.hooks:statistics",
     substep="properties.duel.hooks:substep",
+    substeps="harness.duel.substeps:SUBSTEPS",
     scenario_game="harness.duel.scenarios.position:build_game",
+    draws_label="plates drawn blind (turns by number drawn)",
+    decided_by={"rounds where nobody took the Starting player tile": "duel.prep.untaken-start-tile"},
     progress_clauses=("duel.round.structure", "duel.end.after-round-5"),
     renderers={"text": "model.duel.render:render_text", "svg": "harness.duel.board_svg:board_svg"},
 )

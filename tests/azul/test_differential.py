@@ -1,4 +1,4 @@
-"""Differential testing against the peer engine azul-game-engine (harness/differential.py): a small seeded
+"""Differential testing against the peer engine azul-game-engine (harness/azul/differential.py): a small seeded
 sample agrees, the peer's classified bugs are found, classified and shrunk, a bug planted in our model
 is found and shrunk to a minimal replayable case, and the known-differences file is well formed."""
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(PEER_MISSING is not None, reason=PEER_MISSING or
 
 if PEER_MISSING is None:
     from harness.cli import cli
-    from harness.differential import (
+    from harness.azul.differential import (
         KNOWN_PATH, Case, CaseInvalid, Finding, campaign, classify, confirm_interpretation, load_known, play,
         replay, shrink,
     )

@@ -15,7 +15,7 @@ from rich.table import Table
 from harness.errors import UserError
 
 if TYPE_CHECKING:
-    from harness.differential import Finding, KnownDifference
+    from harness.azul.differential import Finding, KnownDifference
 
 # The game-specific modules (model.azul, the peer adapter) are imported when the command runs, so the
 # CLI starts (and its other commands work) even when they are missing or broken.
@@ -67,7 +67,7 @@ def differential_command(games: int, seed: int, players: tuple[str, ...], json_p
     """Play the same seeded random games in our classic Azul model and in azul-game-engine, compare the
     positions after every action, shrink each kind of disagreement to a minimal replayable case and
     classify it. Exit 1 on a disagreement that tests/azul/peer-differences.toml does not classify."""
-    from harness.differential import CaseInvalid, campaign, classify, confirm_interpretation, load_known, shrink
+    from harness.azul.differential import CaseInvalid, campaign, classify, confirm_interpretation, load_known, shrink
     from properties.azul.peer import PEER_MISSING, PEER_NAME, WORKAROUNDS
 
     if PEER_MISSING:
@@ -138,7 +138,7 @@ def _print_table(console: Console, rows: list[dict[str, Any]]) -> None:
 
 
 def _print_case(console: Console, f: Finding, known: list[KnownDifference], confirmed: dict[str, str]) -> None:
-    from harness.differential import fills, movers
+    from harness.azul.differential import fills, movers
     from model.azul.colours import COLOURS
     from properties.azul.peer import describe
 
@@ -191,7 +191,7 @@ def _to_json(run: Any, seed: int, counts: tuple[int, ...], workarounds: tuple[st
 
 
 def _replay(console: Console, path: Path, workarounds: tuple[str, ...], known: list[KnownDifference]) -> int:
-    from harness.differential import Case, CaseInvalid, classify, confirm_interpretation, replay
+    from harness.azul.differential import Case, CaseInvalid, classify, confirm_interpretation, replay
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
