@@ -1,0 +1,103 @@
+"""Checks every game gets by registering (docs/adding-a-game.md): parametrized over the registry,
+so a third game is checked as soon as its entry exists. Each runs a few seeded games of each
+player count through the shared interface (model.protocol.Game) and the entry's hooks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from harness.registry import game_names, get_game
+from model.errors import IllegalAction
+from model.protocol import Game
+
+CASES = [(name, n) for name in game_names() for n in get_game(name).players]
+SEEDS = (0, 1)
+
+
+def _start(name: str, players: int, seed: int) -> Game:
+    game = get_game(name).load("new_game")(seed=seed, players=players)
+    assert isinstance(game, Game)
+    return game
+
+
+def _walk(name: str, players: int, seed: int, every: int = 7):
+    """The positions of one uniform random game (every `every`-th step), bounded by the step bound."""
+    entry = get_game(name)
+    game = _start(name, players, seed)
+    rng = random.Random(seed)
+    bound = entry.load("step_bound")(game)
+    for step in range(bound):
+        if game.is_over or game.is_stalled:
+            break
+        if step % every == 0:
+            yield game
+        game.apply(rng.choice(list(game.legal_actions())))
+    else:
+        pytest.fail(f"{name}: no end within the step bound {bound}")
+    yield game
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_generator_and_predicate_agree(name: str, players: int) -> None:
+    """Every generated action passes the predicate; every candidate the predicate accepts is generated."""
+    candidates = get_game(name).load("candidates")
+    for seed in SEEDS:
+        for game in _walk(name, players, seed):
+            legal = set(game.legal_actions())
+            accepted = {a for a in candidates(game) if game.why_illegal(a) is None}
+            assert legal == accepted, (name, seed, sorted(map(str, legal ^ accepted))[:5])
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_illegal_action_names_a_clause_and_leaves_the_state_unchanged(name: str, players: int) -> None:
+    entry = get_game(name)
+    candidates = entry.load("candidates")
+    refused = 0
+    for game in _walk(name, players, 0, every=5):
+        illegal = [a for a in candidates(game) if game.why_illegal(a) is not None][:3]
+        for action in illegal:
+            before = game.copy().state
+            with pytest.raises(IllegalAction) as err:
+                game.apply(action)
+            assert err.value.clause.startswith(entry.id_prefix), err.value
+            assert game.state == before
+            refused += 1
+    assert refused
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_same_seed_same_game(name: str, players: int) -> None:
+    def play(seed: int) -> tuple[list[str], tuple[float, ...]]:
+        game = _start(name, players, seed)
+        rng = random.Random(seed)
+        log = []
+        while not game.is_over and not game.is_stalled and len(log) < 2000:
+            action = rng.choice(list(game.legal_actions()))
+            log.append(str(action))
+            game.apply(action)
+        return log, game.returns()
+    assert play(3) == play(3)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_invariants_hold_in_random_play(name: str, players: int) -> None:
+    """The shared simulation (every invariant after every step) passes seeded games of every game."""
+    from properties.simulate import assert_games_hold
+
+    assert_games_hold(SEEDS, game=name, players=players, deep_every=5)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_entry_supplies_what_the_shared_layers_ask(name: str) -> None:
+    entry = get_game(name)
+    for field in ("new_game", "invariants", "invariant_table", "step_bound", "implemented", "scores",
+                  "candidates", "phase_graph", "format_tiles"):
+        assert entry.has(field), f"{name} supplies no {field}"
+        entry.load(field)
+    assert "uniform" in {**entry.load("policies")} | {"uniform": None}
+    graph = entry.load("phase_graph")()
+    assert graph.number_of_edges() and all(d["clauses"] for _, _, d in graph.edges(data=True))
+    for _, _, d in graph.edges(data=True):
+        assert all(c.startswith(entry.id_prefix) for c in d["clauses"])
