@@ -187,3 +187,17 @@ def test_cli_exit_codes_and_replay(tmp_path: Path) -> None:
 
 def test_known_path_default_is_this_file() -> None:
     assert KNOWN_PATH == Path(__file__).with_name("peer-differences.toml")
+
+
+def test_marker_untaken_peer_starts_like_same_starter() -> None:
+    """Every factory of one colour: no tile reaches the centre, nobody takes the marker. The peer's next
+    starter is the last taker, who after 2n+1 whole-factory picks is always this round's starter: it
+    agrees with azul.offer.marker-untaken=same-starter (our default) and not with next-clockwise."""
+    round_1 = [c for c in range(5) for _ in range(4)]
+    case = Case(players=2, first=0, draws=tuple(round_1 + [0, 1, 2, 3, 4] * 4),
+                actions=("take F1 blue line 4", "take F2 yellow line 4", "take F3 red line 3",
+                         "take F4 black line 5", "take F5 turquoise line 5"))
+    assert replay(case) is None
+    assert replay(case, workarounds=()) is None
+    other = replay(attrs.evolve(case, interpretations=(("azul.offer.marker-untaken", "next-clockwise"),)))
+    assert other is not None and [p for p, _, _ in other.fields] == ["to_move"]
