@@ -80,16 +80,16 @@ def test_probes_find_the_peer_accepting_an_absent_colour() -> None:
 
 
 def test_interpretation_difference_is_confirmed_under_the_peers_alternative() -> None:
+    """P1 fills line 2 with blue; P1's next pick puts blue on the full line: the peer accepts (all to the
+    floor), ours refuses; under azul.lines.full-line-choice=allowed both engines agree."""
     known = {k.id: k for k in load_known()}["peer-allows-full-line"]
-    for seed in range(40):
-        found = [f for f in play(seed, 2, probes=3).probes if f.clause == "azul.lines.capacity"]
-        if found:
-            break
-    else:
-        pytest.fail("no full-line probe in 40 games")
-    small = shrink(found[0], seconds=10)
-    assert classify(small, load_known()) == [known]
-    assert confirm_interpretation(small, known) == "confirmed"
+    case = Case(players=2, first=0, draws=(0, 3, 4, 0, 1, 0, 3, 3, 3, 4, 2, 1, 0, 3, 0, 2, 3, 4, 0, 3),
+                actions=("take F1 blue line 2", "take F2 blue line 4"), probe="take F4 blue line 2")
+    f = replay(case)
+    assert f is not None and (f.kind, f.clause) == ("accepts-illegal", "azul.lines.capacity")
+    assert classify(f, load_known()) == [known]
+    assert confirm_interpretation(f, known) == "confirmed"
+    assert shrink(f, seconds=5).case.actions == case.actions           # already minimal
 
 
 def _plant_row_one_bonus(monkeypatch: pytest.MonkeyPatch) -> None:
