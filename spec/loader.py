@@ -550,27 +550,39 @@ class Manifest:
     component_schema: str | None = None
 
 
+def _game_of(path: Path) -> str | None:
+    """The `game` a catalogue.toml names, or None when it names none or cannot be read."""
+    try:
+        game = tomllib.loads(path.read_text(encoding="utf-8")).get("game")
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    return game if isinstance(game, str) else None
+
+
 def catalogue_games(root: Path | None = None) -> dict[str, Path]:
     """The games whose catalogue folders lie under `root` (game -> folder), unvalidated."""
     root = Path(root) if root is not None else SPEC_ROOT
     out: dict[str, Path] = {}
     for path in sorted(root.glob(f"*/{CATALOGUE_FILE}")):
-        try:
-            game = tomllib.loads(path.read_text(encoding="utf-8")).get("game")
-        except (OSError, tomllib.TOMLDecodeError):
-            continue
-        if isinstance(game, str):
+        game = _game_of(path)
+        if game is not None:
             out.setdefault(game, path.parent)
     return out
 
 
 def _load_manifest(root: Path, game: str, problems: list[SpecError]) -> Manifest | None:
     """The catalogue.toml under `root` that says `game = <game>`, checked field by field."""
-    for path in sorted(root.glob(f"*/{CATALOGUE_FILE}")):
+    paths = sorted(root.glob(f"*/{CATALOGUE_FILE}"))
+    for path in paths:
         read = _read_toml(path, problems)
         if read is None or read[0].get("game") != game:
             continue
         data, ft = read
+        twins = [str(other.parent) for other in paths if other != path and _game_of(other) == game]
+        if twins:
+            problems.append(SpecError(str(path), f"game {game!r} is also claimed by {', '.join(twins)}",
+                                      field="game", line=ft.line_of_field(1, "game")))
+            return None
         file = str(path)
         if not _check_table(data, CATALOGUE_FIELDS, CATALOGUE_REQUIRED, file=file, clause=None, prefix="",
                             line=None, problems=problems):

@@ -231,21 +231,42 @@ class GameResult:
 
 
 def refused_takes(game: Game) -> list[str]:
-    """Every pick (source, colour, destination) our model refuses now, in notation."""
-    sources = list(range(len(game.state.factories))) + [CENTRE_SOURCE]
-    takes = (take(s, c, d) for s in sources for c in range(NUM_COLOURS) for d in range(FLOOR + 1))
+    """Every pick (source, colour, destination) our model refuses now, in notation; plus the split
+    `... x1` (one tile on the line, the rest to the floor) where more than one tile would fit."""
+    s = game.state
+    sources = list(range(len(s.factories))) + [CENTRE_SOURCE]
+    takes = [take(src, c, d) for src in sources for c in range(NUM_COLOURS) for d in range(FLOOR + 1)]
+    if s.to_move >= 0:
+        board = s.boards[s.to_move]
+        for src in sources:
+            pile = s.centre if src == CENTRE_SOURCE else s.factories[src]
+            takes += [take(src, c, d, 1) for c in range(NUM_COLOURS) for d in range(FLOOR)
+                      if min(pile[c], d + 1 - board.line_count[d]) > 1]
     return [str(a) for a in takes if game.why_illegal(a) is not None]
+
+
+POLICIES = ("uniform", "floor-first")
+
+
+def choose(policy: str, legal: Sequence[Any], rng: random.Random) -> Any:
+    """uniform: any legal action alike. floor-first: factories before the centre, the floor line
+    more often than not (fills floors before the marker is taken: marker-on-full-floor, the lid)."""
+    if policy == "uniform":
+        return rng.choice(legal)
+    factory = [a for a in legal if a.args[0] != CENTRE_SOURCE] or list(legal)
+    floor = [a for a in factory if a.args[2] == FLOOR]
+    return rng.choice(floor if floor and rng.random() < 0.7 else factory)
 
 
 def play(seed: int, players: int, *, workarounds: Iterable[str] = WORKAROUNDS,
          interpretations: Mapping[str, str] | None = None, probes: int = 0,
-         max_steps: int = MAX_STEPS) -> GameResult:
+         max_steps: int = MAX_STEPS, policy: str = "uniform") -> GameResult:
     """One uniform random legal game in both engines, compared after every action. `probes`: how many
     actions our model refuses are tried in the peer at each step."""
     chance = RecordingChance(seed)
     game = new_game(players, interpretations=dict(interpretations or {}), chance=chance)
     ls = Lockstep(game, workarounds)
-    policy = random.Random(f"differential-policy-{seed}")
+    rng = random.Random(f"differential-policy-{seed}")
     prober = random.Random(f"differential-probe-{seed}")
     interps = tuple(sorted((interpretations or {}).items()))
     actions: list[str] = []
@@ -270,7 +291,7 @@ def play(seed: int, players: int, *, workarounds: Iterable[str] = WORKAROUNDS,
                     kind, message, pfields, clause = found_probe
                     f = Finding(kind, pfields, message, case(text), clause, seed)
                     seen.setdefault(f.signature, f)
-        text = str(policy.choice(legal))
+        text = str(choose(policy, legal, rng))
         actions.append(text)
         found = ls.step(text)
         if found:
@@ -470,11 +491,13 @@ class Campaign:
     seconds: float
     results: tuple[GameResult, ...]
     timed_out: bool
+    policy: str = "uniform"
 
 
 def campaign(games: int, seed: int, players: Sequence[int], *, workarounds: Iterable[str] = WORKAROUNDS,
              interpretations: Mapping[str, str] | None = None, probes: int = 0, seconds: float = 600.0,
-             max_steps: int = MAX_STEPS, on_game: Callable[[GameResult], None] | None = None) -> Campaign:
+             max_steps: int = MAX_STEPS, policy: str = "uniform",
+             on_game: Callable[[GameResult], None] | None = None) -> Campaign:
     """`games` seeded games (seed, seed+1, ...), player counts in turn; stops at the time budget."""
     workarounds = tuple(workarounds)
     t0 = time.monotonic()
@@ -485,9 +508,10 @@ def campaign(games: int, seed: int, players: Sequence[int], *, workarounds: Iter
             timed_out = True
             break
         r = play(seed + i, players[i % len(players)], workarounds=workarounds, interpretations=interpretations,
-                 probes=probes, max_steps=max_steps)
+                 probes=probes, max_steps=max_steps, policy=policy)
         results.append(r)
         if on_game:
             on_game(r)
-    return Campaign(len(results), sum(r.steps for r in results), time.monotonic() - t0, tuple(results), timed_out)
+    return Campaign(len(results), sum(r.steps for r in results), time.monotonic() - t0, tuple(results), timed_out,
+                    policy)
 

@@ -49,6 +49,8 @@ def _overrides(items: tuple[str, ...]) -> dict[str, str]:
               help="Write every finding group with its shrunk case here.")
 @click.option("--probes", type=click.IntRange(0), default=0, show_default=True,
               help="Actions our model refuses, tried in a copy of the peer at every step (legality check).")
+@click.option("--policy", type=click.Choice(["uniform", "floor-first"]), default="uniform", show_default=True,
+              help="How the random games choose among legal actions.")
 @click.option("--raw", is_flag=True, help="No workarounds: the peer's classified bugs are not undone.")
 @click.option("--interpretation", "interps", multiple=True, metavar="ID=ALT",
               help="Run our model under this alternative (repeatable).")
@@ -62,7 +64,7 @@ def _overrides(items: tuple[str, ...]) -> dict[str, str]:
 @click.option("--replay", "replay_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Replay one case (a JSON object, or a --json file's first finding).")
 def differential_command(games: int, seed: int, players: tuple[str, ...], json_path: Path | None, probes: int,
-                         raw: bool, interps: tuple[str, ...], seconds: float, shrink_seconds: float,
+                         policy: str, raw: bool, interps: tuple[str, ...], seconds: float, shrink_seconds: float,
                          max_steps: int, known_path: Path, replay_path: Path | None) -> None:
     """Play the same seeded random games in our classic Azul model and in azul-game-engine, compare the
     positions after every action, shrink each kind of disagreement to a minimal replayable case and
@@ -79,14 +81,15 @@ def differential_command(games: int, seed: int, players: tuple[str, ...], json_p
     if replay_path is not None:
         raise SystemExit(_replay(console, replay_path, workarounds, known))
     counts = tuple(int(p) for p in players) or (2, 3, 4)
-    console.print(f"peer: {PEER_NAME}; workarounds: {', '.join(workarounds) or 'none (--raw)'}"
+    console.print(f"peer: {PEER_NAME}; workarounds: {', '.join(workarounds) or 'none (--raw)'}; policy {policy}"
                   + (f"; ours under {', '.join(f'{k}={v}' for k, v in overrides.items())}" if overrides else ""),
                   highlight=False, markup=False)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
         task = progress.add_task("games", total=games)
         run = campaign(games, seed, counts, workarounds=workarounds, interpretations=overrides, probes=probes,
-                       seconds=seconds, max_steps=max_steps, on_game=lambda r: progress.advance(task))
+                       seconds=seconds, max_steps=max_steps, policy=policy,
+                       on_game=lambda r: progress.advance(task))
     groups: dict[tuple[Any, ...], list[Finding]] = {}
     for r in run.results:
         for f in ([r.finding] if r.finding else []) + list(r.probes):
@@ -175,7 +178,7 @@ def _to_json(run: Any, seed: int, counts: tuple[int, ...], workarounds: tuple[st
     from properties.azul.peer import PEER_NAME
 
     return {
-        "peer": PEER_NAME, "seed": seed, "players": list(counts), "workarounds": list(workarounds),
+        "peer": PEER_NAME, "seed": seed, "policy": run.policy, "players": list(counts), "workarounds": list(workarounds),
         "interpretations": overrides, "games": run.games, "actions_compared": run.steps,
         "seconds": round(run.seconds, 2), "timed_out": run.timed_out,
         "agreed_games": sum(r.finding is None for r in run.results),

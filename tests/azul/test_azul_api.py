@@ -82,9 +82,11 @@ def test_every_invariant_catches_a_broken_state() -> None:
         assert check_all(g) == []
         broken[inv.name](g)
         assert inv(g), inv.name
-    g = bare(wall="gray")
-    g.state.boards[0].wall[0:2] = [RED, RED]
-    assert [p for p in check_all(g) if p.startswith("wall-colours")]
+    for cells in ((0, 1), (0, 5)):                  # the same colour twice in a row, in a column
+        g = bare(wall="gray")
+        for cell in cells:
+            g.state.boards[0].wall[cell] = RED
+        assert [p for p in check_all(g) if p.startswith("wall-colours")], cells
 
 
 def _spec_interpretations() -> dict[str, list[str]]:

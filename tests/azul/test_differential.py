@@ -80,16 +80,16 @@ def test_probes_find_the_peer_accepting_an_absent_colour() -> None:
 
 
 def test_interpretation_difference_is_confirmed_under_the_peers_alternative() -> None:
+    """P1 fills line 2 with blue; P1's next pick puts blue on the full line: the peer accepts (all to the
+    floor), ours refuses; under azul.lines.full-line-choice=allowed both engines agree."""
     known = {k.id: k for k in load_known()}["peer-allows-full-line"]
-    for seed in range(40):
-        found = [f for f in play(seed, 2, probes=3).probes if f.clause == "azul.lines.capacity"]
-        if found:
-            break
-    else:
-        pytest.fail("no full-line probe in 40 games")
-    small = shrink(found[0], seconds=10)
-    assert classify(small, load_known()) == [known]
-    assert confirm_interpretation(small, known) == "confirmed"
+    case = Case(players=2, first=0, draws=(0, 3, 4, 0, 1, 0, 3, 3, 3, 4, 2, 1, 0, 3, 0, 2, 3, 4, 0, 3),
+                actions=("take F1 blue line 2", "take F2 blue line 4"), probe="take F4 blue line 2")
+    f = replay(case)
+    assert f is not None and (f.kind, f.clause) == ("accepts-illegal", "azul.lines.capacity")
+    assert classify(f, load_known()) == [known]
+    assert confirm_interpretation(f, known) == "confirmed"
+    assert shrink(f, seconds=5).case.actions == case.actions           # already minimal
 
 
 def _plant_row_one_bonus(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -187,3 +187,17 @@ def test_cli_exit_codes_and_replay(tmp_path: Path) -> None:
 
 def test_known_path_default_is_this_file() -> None:
     assert KNOWN_PATH == Path(__file__).with_name("peer-differences.toml")
+
+
+def test_marker_untaken_peer_starts_like_same_starter() -> None:
+    """Every factory of one colour: no tile reaches the centre, nobody takes the marker. The peer's next
+    starter is the last taker, who after 2n+1 whole-factory picks is always this round's starter: it
+    agrees with azul.offer.marker-untaken=same-starter (our default) and not with next-clockwise."""
+    round_1 = [c for c in range(5) for _ in range(4)]
+    case = Case(players=2, first=0, draws=tuple(round_1 + [0, 1, 2, 3, 4] * 4),
+                actions=("take F1 blue line 4", "take F2 yellow line 4", "take F3 red line 3",
+                         "take F4 black line 5", "take F5 turquoise line 5"))
+    assert replay(case) is None
+    assert replay(case, workarounds=()) is None
+    other = replay(attrs.evolve(case, interpretations=(("azul.offer.marker-untaken", "next-clockwise"),)))
+    assert other is not None and [p for p, _, _ in other.fields] == ["to_move"]

@@ -170,6 +170,13 @@ def test_a_bad_catalogue_file_is_named(spec_copy: Path) -> None:
     assert [(p.file, p.field) for p in problems] == [(str(f), "rules")]
 
 
+def test_two_folders_claiming_one_game_are_refused(spec_copy: Path) -> None:
+    shutil.copytree(spec_copy / "azul", spec_copy / "azul_copy")
+    _, problems = validate(spec_copy, game="azul")
+    assert [(p.file, p.field) for p in problems] == [(str(spec_copy / "azul" / "catalogue.toml"), "game")]
+    assert f"also claimed by {spec_copy / 'azul_copy'}" in str(problems[0])
+
+
 def test_a_second_default_is_refused(spec_copy: Path) -> None:
     f = spec_copy / "azul" / "07-preparation.toml"
     _edit(f, 'name = "next-clockwise"\n', 'name = "next-clockwise"\ndefault = true\n')
