@@ -16,10 +16,10 @@ from contextlib import contextmanager
 import attrs
 import pytest
 
-from model import Action, Game, IllegalAction, Kind, parse_action
+from model.duel import Action, Game, IllegalAction, Kind, parse_action
 from model.clauses import RECORDER, recording
-from model.colours import EMPTY
-from model.dome import matching_cells
+from model.duel.colours import EMPTY
+from model.duel.dome import matching_cells
 from tests.helpers import B, K, R, T, Y, bare, empty_table, in_acquisition, play, put_plate, set_line, set_small
 
 WHOLE_BATCH = ("duel.lines.voluntary-break", "whole-batch")

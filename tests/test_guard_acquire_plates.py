@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from model import Action, Game, IllegalAction, Kind, parse_action
+from model.duel import Action, Game, IllegalAction, Kind, parse_action
 from model.clauses import recording
 from tests.helpers import B, empty_table, in_acquisition, play, set_small
 

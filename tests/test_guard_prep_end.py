@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from model import Game, new_game
+from model.duel import Game, new_game
 from model.clauses import RECORDER, recording
-from model.colours import EMPTY, SPECIAL, WILD
-from model.ruleset import Ruleset
-from model.scoring import tablet_points
-from model.state import SLOT_CELLS
+from model.duel.colours import EMPTY, SPECIAL, WILD
+from model.duel.ruleset import Ruleset
+from model.duel.scoring import tablet_points
+from model.duel.state import SLOT_CELLS
 from tests.helpers import B, K, R, T, Y, bare, empty_table, put_plate, set_tiles, start_tiling
 
 DEFAULT = Ruleset.build()

@@ -15,12 +15,12 @@ from contextlib import contextmanager
 
 import pytest
 
-from model import IllegalAction, ScriptedChance, new_game, parse_action
+from model.duel import IllegalAction, ScriptedChance, new_game, parse_action
 from model.clauses import recording
-from model.colours import NUM_COLOURS
+from model.duel.colours import NUM_COLOURS
 from model.errors import RuleLoopError
-from model.state import GameState
-from model.supply import monochrome_redraw_bound
+from model.duel.state import GameState
+from model.duel.supply import monochrome_redraw_bound
 from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, set_line, start_tiling
 
 TILES_PER_COLOUR = 13

@@ -35,7 +35,7 @@ from properties.azul.peer import (
     WORKAROUNDS, PeerError, PeerGame, PeerRefused, compare, factory_draws, our_snapshot, peer_snapshot,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KNOWN_PATH = ROOT / "tests" / "azul" / "peer-differences.toml"
 MAX_STEPS = 1000                  # a classic game is ~60-250 actions; the cap only guards a runaway
 KINDS = ("state", "refused", "crash", "draw", "unsupported", "accepts-illegal", "refusal-not-atomic")

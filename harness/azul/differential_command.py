@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 # The game-specific modules (model.azul, the peer adapter) are imported when the command runs, so the
 # CLI starts (and its other commands work) even when they are missing or broken.
-KNOWN_DEFAULT = Path(__file__).resolve().parents[1] / "tests" / "azul" / "peer-differences.toml"
+KNOWN_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "azul" / "peer-differences.toml"
 MAX_STEPS_DEFAULT = 1000
 
 
