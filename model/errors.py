@@ -26,3 +26,8 @@ class RuleLoopError(RuntimeError):
         self.bound = bound
         self.detail = detail
         super().__init__(f"rule loop ran past its bound of {bound}: {detail} [{clause}]")
+
+
+class NotationError(ValueError):
+    """Text that is not an action in a game's notation (shared by every game)."""
+

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import attrs
 
-from model.actions import NotationError
+from model.errors import NotationError
 from model.azul.colours import COLOURS, colour_index
 
 __all__ = ["CENTRE_SOURCE", "FLOOR", "Action", "Kind", "NotationError", "format_action", "parse_action",

@@ -1,9 +1,19 @@
-"""Classic Azul's tiles and walls: the five colours (shared with the Duel model), the printed
+"""Classic Azul's tiles and walls: the five colours (the same names and order as Duel's), the printed
 (coloured) wall layout, and the tokens that can lie on a floor line."""
 
 from __future__ import annotations
 
-from model.colours import COLOURS, EMPTY, NUM_COLOURS, colour_index
+COLOURS: tuple[str, ...] = ("blue", "yellow", "red", "black", "turquoise")
+NUM_COLOURS = len(COLOURS)
+EMPTY = -1
+_COLOUR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLOURS)}
+
+
+def colour_index(name: str) -> int:
+    try:
+        return _COLOUR_INDEX[name]
+    except KeyError:
+        raise ValueError(f"unknown colour {name!r} (colours: {', '.join(COLOURS)})") from None
 
 __all__ = ["COLOURS", "EMPTY", "MARKER", "NUM_COLOURS", "ROWS", "TILES_PER_COLOUR", "colour_index",
            "printed_colour", "printed_column"]

@@ -23,6 +23,7 @@ from operator import attrgetter
 import attrs
 
 from model.duel.colours import COLOURS, colour_index
+from model.errors import NotationError
 
 
 class Kind(enum.IntEnum):
@@ -108,10 +109,6 @@ def format_action(a: Action) -> str:
     if k is Kind.TILE:
         return f"tile {x[0] + 1}"
     return "pass"
-
-
-class NotationError(ValueError):
-    """Text that is not an action in our notation."""
 
 
 _PATTERNS: list[tuple[re.Pattern[str], Kind]] = [
