@@ -139,7 +139,7 @@ def test_graph_writes_into_the_checkout_not_the_current_folder(tmp_path: Path, m
     from harness.cli import cli
 
     written: list[Path] = []
-    monkeypatch.setattr(diagram, "render_phases", lambda out, fmt: written.append(out) or out)
+    monkeypatch.setattr(diagram, "render_phases", lambda out, fmt, **kw: written.append(out) or out)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["graph", "--format", "dot"])
     assert result.exit_code == 0, result.output
