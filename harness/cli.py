@@ -14,7 +14,6 @@ from harness.game_option import game_option, require
 from harness.diff import diff_command
 from harness.mutation_commands import mutate_command
 from harness.property_commands import interpretations_command, simulate_command
-from harness.scenario_commands import scenario_command, show_command
 from harness.scenarios import ScenarioError
 from harness.suspect_commands import suspects_command
 from harness.spec_commands import spec_group
@@ -31,8 +30,6 @@ def cli() -> None:
 
 
 cli.add_command(spec_group)
-cli.add_command(scenario_command)
-cli.add_command(show_command)
 cli.add_command(simulate_command)
 cli.add_command(interpretations_command)
 cli.add_command(mutate_command)

@@ -17,6 +17,7 @@ from harness.mutation.analysis import changed_clauses, plan, run, stale, verdict
 from harness.mutation.runner import MutantResult, run_all
 from harness.mutation.store import RESULTS, diff_key, load_results, save_results
 from harness.pytest_plugin import DEFAULT_JSON
+from harness.game_option import game_option
 from spec import default_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +29,7 @@ def _did_you_mean(word: str, known: list[str]) -> str:
 
 
 @click.command("mutate")
+@game_option
 @click.option("--clause", "clauses", multiple=True, metavar="ID", help="Only these clauses (repeatable).")
 @click.option("--changed-since", metavar="REF", default=None,
               help="Only clauses whose code or tests changed since this git revision.")
@@ -43,12 +45,12 @@ def _did_you_mean(word: str, known: list[str]) -> str:
 @click.option("--dry-run", is_flag=True, help="List what would run, run nothing.")
 @click.option("--budget", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
               help="Stop starting mutants after this long; clauses not finished stay stale.")
-def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: bool, jobs: int | None,
+def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | None, fresh: bool, jobs: int | None,
                    json_path: Path | None, tracking: Path, survivors: bool, dry_run: bool,
                    budget: float | None) -> None:
     """Plant small rule bugs at each clause's code and check that its tests notice (guarded)."""
     console = Console()
-    catalogue = default_catalogue()
+    catalogue = default_catalogue(game)
     tracking = tracking if tracking.is_absolute() else ROOT / tracking
     plans = plan(ROOT, catalogue, tracking)
     known = sorted(plans)
@@ -99,7 +101,8 @@ def mutate_command(clauses: tuple[str, ...], changed_since: str | None, fresh: b
                       started + budget if budget else None)
         stored = load_results(ROOT)            # again: another run may have saved meanwhile
         stored.setdefault("clauses", {}).update(new)
-        stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items()) if k in plans}
+        stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items())
+                                 if k in plans or not k.startswith(catalogue.id_prefix)}   # other games' stay
         save_results(ROOT, stored)
     judged = verdicts(ROOT, catalogue, plans, stored, tracking)
     _print_summary(console, judged, time.monotonic() - started)

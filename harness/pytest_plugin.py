@@ -185,7 +185,7 @@ class ScenarioItem(pytest.Item):
             raise ScenarioFailure("\n".join(result.diffs))
 
     def repr_failure(self, excinfo, style=None):  # type: ignore[override]
-        from harness.scenarios.loader import ScenarioError
+        from harness.scenarios import ScenarioError
 
         if isinstance(excinfo.value, ScenarioFailure):
             return f"scenario {self.scenario_id} ({self.path}):\n{excinfo.value}"
@@ -240,7 +240,7 @@ def pytest_collect_file(file_path, parent):  # type: ignore[no-untyped-def]
     folder named on the command line, wherever it is (not pyproject.toml or spec chapters)."""
     if file_path.suffix != ".toml":
         return None
-    from harness.scenarios.loader import is_scenario_file
+    from harness.scenarios import is_scenario_file
 
     files, folders = _named_on_command_line(parent.config)
     path = file_path.resolve()

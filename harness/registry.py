@@ -43,7 +43,8 @@ class GameEntry:
       candidates(game) -> every action that could be asked (the generator/predicate comparison space)
       format_tiles([colour...]) -> str                    (the scenario notation of drawn tiles)
     Optional: statistics(game, action, events, branches, draws) (designer counts), substep(game) -> str,
-    scenario_game(scenario) -> (game, chance) building a scenario's `given` position, renderers.
+    scenarios -> an object with load_scenario, run_scenario, with_readings, build_game, scenario_pictures,
+    pictures_page, PictureError (harness/duel/scenarios/api.py), renderers.
     """
 
     name: str                      # the --game value, e.g. "duel"
@@ -68,7 +69,7 @@ class GameEntry:
     statistics: str = ""           # "module:function": designer statistics of one step (optional)
     substep: str = ""              # "module:function": where play stands, finer than the phase (optional)
     substeps: str = ""             # "module:attr": phase -> ((substep key, label), ...) for the diagram (optional)
-    scenario_game: str = ""        # "module:function": build a scenario's position (optional)
+    scenarios: str = ""            # "module:attr": the game's scenario support (load, run, build, pictures)
     progress_clauses: tuple[str, ...] = ()   # what a game that never ends breaks (the watchdog's livelock)
     draws_label: str = ""          # what `statistics` counts in `draws` (simulate's table), "" = nothing
     decided_by: Mapping[str, str] = attrs.field(factory=dict)   # simulate's table: label -> interpretation id

@@ -81,19 +81,24 @@ def _short(text: str) -> str:
 def _pictures(inputs: ReportInputs, tmp: Path, extra: list[Path]) -> dict[str, str]:
     """Board pictures, step by step, of every scenario under `inputs.fixtures` and of the `extra`
     counterexample files: scenario id (and file name) -> link to its picture page."""
-    from harness.pictures import PictureError, pictures_page, scenario_pictures
-    from harness.scenarios import ScenarioError, load_scenario, scenario_files
+    from harness.scenarios import ScenarioError, scenario_api, scenario_files, scenario_game
 
     files = list(scenario_files([inputs.fixtures])) if inputs.fixtures and inputs.fixtures.exists() else []
     links: dict[str, str] = {}
     for path in files + [p for p in extra if p.exists()]:
         try:
-            scenario = load_scenario(path)
-            folder = tmp / "boards" / path.stem
-            pictures = scenario_pictures(scenario, folder)
-        except (ScenarioError, PictureError, OSError):
+            api = scenario_api(scenario_game(path), str(path))
+        except ScenarioError:
             continue                    # the scenarios stage reports it; the report still builds
-        (folder / "index.html").write_text(pictures_page(scenario.id, scenario.description.strip(), pictures))
+        if not hasattr(api, "scenario_pictures"):
+            continue                    # a game without pictures: its scenarios are listed, not drawn
+        try:
+            scenario = api.load_scenario(path)
+            folder = tmp / "boards" / path.stem
+            pictures = api.scenario_pictures(scenario, folder)
+        except (ScenarioError, api.PictureError, OSError):
+            continue                    # the scenarios stage reports it; the report still builds
+        (folder / "index.html").write_text(api.pictures_page(scenario.id, scenario.description.strip(), pictures))
         link = f"boards/{path.stem}/index.html"
         links[scenario.id] = link
         links[path.name] = link

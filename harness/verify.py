@@ -206,7 +206,8 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         deadline = time.monotonic() + budget if budget else None
         if todo:
             stored.setdefault("clauses", {}).update(run(ROOT, plans, todo, jobs, lambda r: None, deadline))
-            stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items()) if k in plans}
+            stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items())
+                                 if k in plans or not k.startswith(catalogue.id_prefix)}   # other games' stay
             save_results(ROOT, stored)
         judged = verdicts(ROOT, catalogue, plans, stored, tests_json)
         guarded = sum(v.guarded for v in judged.values())

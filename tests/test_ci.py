@@ -177,7 +177,7 @@ def test_bump_re_pins_to_the_current_revision(tmp_path: Path) -> None:
 
 
 def test_scenarios_accept_pins_up_to_the_current_revision(tmp_path: Path) -> None:
-    from harness.scenarios.loader import ScenarioError, load_scenario
+    from harness.duel.scenarios.loader import ScenarioError, load_scenario
 
     source = (ROOT / "fixtures" / "duel" / "rulebook" / "broken-two-tiles-cost-three.toml").read_text()
     assert '"duel.score.broken-penalty@1"' in source        # the rulebook examples are pinned

@@ -51,22 +51,9 @@ def game_imports(path: Path, games: set[str]) -> list[str]:
     return found
 
 
-# Shared modules still written against Duel's scenario format: the scenario machinery reads Duel's
-# position schema directly (docs/adding-a-game.md, "Not yet through the registry"). A ratchet: each
-# entry must still import a game (else delete it here), and no module may join the list.
-PENDING: frozenset[str] = frozenset({
-    "harness/pictures.py", "harness/scenario_commands.py", "harness/scenarios/loader.py",
-    "harness/scenarios/runner.py", "harness/scenarios/stops.py",
-})
-
-
 @pytest.mark.parametrize("module", [p.relative_to(ROOT).as_posix() for p in shared_modules()])
 def test_shared_module_imports_no_game(module: str) -> None:
-    found = game_imports(ROOT / module, game_folders())
-    if module in PENDING:
-        assert found, f"{module} no longer imports a game: remove it from PENDING"
-    else:
-        assert found == []
+    assert game_imports(ROOT / module, game_folders()) == []
 
 
 def test_the_walk_catches_a_planted_import(tmp_path: Path) -> None:

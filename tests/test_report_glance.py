@@ -165,7 +165,7 @@ def test_png_of_a_position(tmp_path: Path) -> None:
 
 
 def test_plates_in_hand_are_drawn(tmp_path: Path) -> None:
-    from harness.pictures import scenario_pictures
+    from harness.duel.pictures import scenario_pictures
     from harness.scenarios import load_scenario
     pictures = scenario_pictures(load_scenario(ROOT / "fixtures/duel/rulebook/plate-draw-pays-two.toml"), tmp_path)
     kept = next(p for p in pictures if "keep" in p.label)

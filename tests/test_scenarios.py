@@ -267,7 +267,7 @@ events = ["P1 score +1: black to row 2", "P1 penalty -1"]
 
 
 def test_stop_names_come_from_the_phase_graph() -> None:
-    from harness.scenarios.stops import stop_names
+    from harness.duel.scenarios.stops import stop_names
     from model.duel.phases import phase_graph
 
     g = phase_graph()

@@ -23,7 +23,14 @@ from harness.mutation.selection import TestRecord, load_tracking, tests_for, who
 from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents
 from spec import Catalogue
 
-MODEL_FOLDERS = ("model",)
+MODEL_FOLDERS = ("model",)          # where rule sites are looked for: a game's own folder, model/<game>/
+
+
+def model_folders(root: Path, catalogue: Catalogue) -> tuple[str, ...]:
+    """The folders holding the game's rule sites: model/<game>/ (the whole of model/ for a catalogue
+    whose game has no folder of its own)."""
+    own = f"model/{catalogue.game}" if catalogue.game else ""
+    return (own,) if own and (root / own).is_dir() else MODEL_FOLDERS
 CATCH_TESTS = "tests/test_invariants_catch.py"
 
 
@@ -55,7 +62,7 @@ class ClauseVerdict:
 
 def plan(root: Path, catalogue: Catalogue, tracking: Path) -> dict[str, ClausePlan]:
     resolve = id_resolver(catalogue)
-    ext = extents(root, MODEL_FOLDERS, resolve)
+    ext = extents(root, model_folders(root, catalogue), resolve)
     records = load_tracking(tracking, resolve)
     out: dict[str, ClausePlan] = {}
     for clause in catalogue.clauses:

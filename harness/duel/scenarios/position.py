@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.scenarios.loader import FACTORY_NAMES, Scenario
+from harness.duel.scenarios.loader import FACTORY_NAMES, Scenario
 from harness.duel.scenarios.notation import (
     NotationError,
     parse_colour_counts,
@@ -21,7 +21,7 @@ from harness.duel.scenarios.notation import (
     parse_tiles,
 )
 from harness.scenarios.problems import Problems
-from harness.scenarios.stops import PhaseEnded, StoppingGame
+from harness.duel.scenarios.stops import PhaseEnded, StoppingGame
 from model.duel import Game, Ruleset, ScriptedChance, new_game
 from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.errors import RulesetError

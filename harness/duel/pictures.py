@@ -9,7 +9,7 @@ from pathlib import Path
 import attrs
 
 from harness.duel.board_svg import board_svg
-from harness.scenarios.loader import Scenario
+from harness.duel.scenarios.loader import Scenario
 
 
 @attrs.frozen
@@ -26,7 +26,7 @@ def scenario_pictures(scenario: Scenario, folder: Path, steps: bool = True) -> l
     """Write `folder/00-given.svg` and, with `steps`, `folder/NN-step.svg` after each step."""
     from harness.scenarios import ScenarioError
     from harness.duel.scenarios.position import build_game
-    from harness.scenarios.stops import PhaseEnded
+    from harness.duel.scenarios.stops import PhaseEnded
     from model.duel import IllegalAction, parse_action
 
     folder.mkdir(parents=True, exist_ok=True)

@@ -8,9 +8,9 @@ from typing import Any
 import attrs
 
 from harness.duel.scenarios.expectations import check_then
-from harness.scenarios.loader import Scenario
+from harness.duel.scenarios.loader import Scenario
 from harness.duel.scenarios.position import build_game
-from harness.scenarios.stops import PhaseEnded
+from harness.duel.scenarios.stops import PhaseEnded
 from model.duel import Game, IllegalAction, parse_action
 from model.duel.actions import Action
 from model.events import Event

@@ -12,10 +12,10 @@ from rich.markup import escape
 from harness.errors import UserError
 from harness.game_option import game_option, require
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files
-from harness.scenarios.loader import with_readings
+from harness.duel.scenarios.loader import with_readings
 from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.readings import ReadingError, parse_readings
-from harness.scenarios.stops import PhaseEnded
+from harness.duel.scenarios.stops import PhaseEnded
 from model.duel import IllegalAction, parse_action
 from model.duel.render import render_text
 
@@ -28,7 +28,7 @@ from model.duel.render import render_text
               help="Run every scenario under this alternative instead of the file's (repeatable).")
 def scenario_command(game: str, paths: tuple[Path, ...], as_json: bool, readings: tuple[str, ...]) -> None:
     """Run scenario files or folders; exit non-zero on any failure."""
-    require(game, "scenario_game", command="scenario")
+    require(game, "scenarios", command="scenario")
     console = Console()
     flips = _flips(readings)
     results, errors, unloadable = [], [], 0
@@ -83,7 +83,7 @@ def _flips(readings: tuple[str, ...]) -> dict[str, str]:
 def show_command(game: str, path: Path, steps: bool, export_after: int | None, readings: tuple[str, ...],
                  svg_out: Path | None, png_out: Path | None) -> None:
     """Render a scenario's position as text (or export it as a scenario, or draw it as SVG/PNG)."""
-    require(game, "scenario_game", "renderers", command="show")
+    require(game, "scenarios", "renderers", command="show")
     scenario = with_readings(load_scenario(path), _flips(readings))
     if svg_out is not None or png_out is not None:
         _draw(scenario, steps, svg_out, png_out)
@@ -125,7 +125,7 @@ def _draw(scenario, steps: bool, svg_out: Path | None, png_out: Path | None) -> 
     import tempfile
 
     from harness.browser import BrowserMissing, screenshot
-    from harness.pictures import PictureError, scenario_pictures
+    from harness.duel.pictures import PictureError, scenario_pictures
 
     with tempfile.TemporaryDirectory(prefix="azul-show-") as tmp:
         try:

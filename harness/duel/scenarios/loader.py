@@ -12,10 +12,11 @@ from typing import Any
 
 import attrs
 
+from harness.scenarios.files import is_scenario_file, looks_like_scenario, scenario_files
 from harness.scenarios.locate import Locator
 from harness.scenarios.problems import UNKNOWN_KEY, Problem, Problems, ScenarioError
 from harness.duel.scenarios.readings import ReadingError, check_reading, check_tablet
-from harness.scenarios.stops import stop_names
+from harness.duel.scenarios.stops import stop_names
 from model.duel.actions import NotationError as ActionNotationError
 from model.duel.actions import parse_action
 from model.duel.phases import PHASES as ALL_PHASES
@@ -25,7 +26,7 @@ from spec.suggest import did_you_mean
 __all__ = ["FACTORY_NAMES", "Locator", "Problem", "Scenario", "ScenarioError", "Step", "load_scenario",
            "is_scenario_file", "looks_like_scenario", "scenario_files", "with_readings"]
 
-TOP_KEYS = {"id", "description", "clauses", "interpretations", "tablets", "seed", "given", "chance",
+TOP_KEYS = {"game", "id", "description", "clauses", "interpretations", "tablets", "seed", "given", "chance",
             "when", "then", "stop"}
 REQUIRED = ("id", "description", "clauses")
 GIVEN_KEYS = {"round", "phase", "starter", "to_move", "display", "pile", "bag", "tower", "factories",
@@ -250,33 +251,3 @@ def load_scenario(path: Path | str) -> Scenario:
 def with_readings(scenario: Scenario, flips: dict[str, str]) -> Scenario:
     """The scenario under other interpretation alternatives (command-line flips win over the file)."""
     return attrs.evolve(scenario, interpretations={**scenario.interpretations, **flips}) if flips else scenario
-
-
-_TOP_ID = re.compile(r"^id\s*=", re.M)
-_SCENARIO_PART = re.compile(r"^(when\s*=|given\s*=|then\s*=|\[given[\].]|\[then[\].])", re.M)
-
-
-def looks_like_scenario(path: Path) -> bool:
-    """A top-level `id` (before any table header) and a `given`, `when` or `then` part: tells
-    scenarios from other TOML (pyproject.toml, spec chapters) without parsing it."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    head = re.split(r"^\s*\[", text, maxsplit=1, flags=re.M)[0]
-    return bool(_TOP_ID.search(head)) and bool(_SCENARIO_PART.search(text))
-
-
-def is_scenario_file(path: Path) -> bool:
-    """Found in a folder walk: a *.toml under a `fixtures` folder (the scenarios' home, so a broken
-    one is reported, not skipped), or any other *.toml that looks like a scenario."""
-    return path.suffix == ".toml" and ("fixtures" in path.resolve().parts or looks_like_scenario(path))
-
-
-def scenario_files(paths: list[Path]) -> Iterator[Path]:
-    """Files as given (always, whatever they look like); folders: their scenario files."""
-    for path in paths:
-        if path.is_dir():
-            yield from (p for p in sorted(path.rglob("*.toml")) if is_scenario_file(p))
-        else:
-            yield path
