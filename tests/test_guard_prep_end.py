@@ -18,8 +18,10 @@ from model.clauses import RECORDER, recording
 from model.colours import EMPTY, SPECIAL, WILD
 from model.ruleset import Ruleset
 from model.scoring import tablet_points
+from model.serialize import state_from_data, state_to_data
 from model.state import SLOT_CELLS
-from tests.helpers import B, K, R, T, Y, bare, empty_table, put_plate, set_tiles, start_tiling
+from properties.invariants import violations
+from tests.helpers import B, K, R, T, Y, bare, empty_table, put_plate, set_line, set_tiles, start_tiling
 
 DEFAULT = Ruleset.build()
 
@@ -178,6 +180,33 @@ def test_tablet_floor_point_decides_nothing_when_the_readings_agree(score: int, 
                              lambda: box.append(_round_five_end(score, full_row, reading)))
         assert box[0].state.players[0].score == final, reading
         assert decided == 0, reading
+
+
+@pytest.mark.clause("duel.end.tablets-scored")
+def test_after_the_tablets_nobody_is_to_move_in_the_saved_position() -> None:
+    g = _round_five_end(10, True)
+    assert g.state.phase == "game_over" and g.current_player == -1 and g.legal_actions() == []
+    # The position itself (what a saved game stores) says nobody is to move: -1, as in a stalled
+    # Acquisition, not the "no turns in Dome-tiling" mark (-2) and not a player.
+    saved = state_to_data(g.state)
+    assert saved["to_move"] == -1 and state_from_data(saved) == g.state
+
+
+# --- duel.end.after-round-5 ----------------------------------------------------------------------
+
+@pytest.mark.clause("duel.end.after-round-5")
+def test_broken_leftovers_leave_empty_lines_and_every_tile_accounted_for() -> None:
+    g = bare(5, **{"duel.end.leftover-lines": "broken"})
+    set_line(g, 0, 3, Y, 2)                    # line 3 unfinished, no Dome plate in its row
+    set_line(g, 1, 4, K, 3)
+    g.state.round = 5
+    tower = g.state.tower[:]
+    start_tiling(g)
+    assert g.is_over
+    for pl in g.state.players:
+        assert pl.line_count == [0] * 6 and pl.line_colour == [EMPTY] * 6
+    assert g.state.tower[Y] == tower[Y] + 2 and g.state.tower[K] == tower[K] + 3   # broken, then Tower
+    assert [str(v) for _, v in violations(g, physical_only=True)] == []
 
 
 # --- duel.end.winner, duel.end.tie-break ---------------------------------------------------------
