@@ -36,12 +36,15 @@ def _decisions(point: str, run: Callable[[], object]) -> int:
 
 
 def _dome(cells: dict[int, int] | Sequence[int]) -> tuple[list[int], list[int]]:
-    """Dome spaces and tiles: every space multicoloured (any colour fits), the given cells tiled."""
+    """A Dome of multicoloured spaces (any colour fits) with the given cells tiled (blue for a bare
+    list); a Special tile lies on a Special space."""
     spaces = [WILD] * 36
     tiles = [EMPTY] * 36
     items = cells.items() if isinstance(cells, dict) else ((c, B) for c in cells)
     for cell, colour in items:
         tiles[cell] = colour
+        if colour == SPECIAL:
+            spaces[cell] = SPECIAL
     return spaces, tiles
 
 
@@ -55,8 +58,8 @@ def _score(side: str, cells: dict[int, int] | Sequence[int], rules: Ruleset = DE
 @pytest.mark.clause("duel.tablet.rows-complete")
 def test_rows_complete_counts_each_row_by_its_own_six_spaces() -> None:
     row = lambda r: range(r * 6, r * 6 + 6)  # noqa: E731
-    # Dome row 2 full (its neighbours' touching spaces 6 and 13 empty), row 6 full, row 1 missing
-    # only its last space: two complete rows.
+    # Dome rows 2 and 6 full; row 1 misses only its last space (cell 5) and row 3 is empty (its
+    # first space, cell 12, touches the end of row 2): two complete rows.
     cells = [*row(1), *row(5), 0, 1, 2, 3, 4]
     assert _score("rows-complete", cells) == 6
     assert _score("rows-complete", [*row(5)]) == 3                    # the bottom row alone
@@ -81,7 +84,7 @@ def _row(r: int, colours: Sequence[int | None]) -> dict[int, int]:
 
 @pytest.mark.clause("duel.tablet.colourful-rows")
 def test_colourful_rows_reads_each_row_from_its_own_spaces() -> None:
-    # Row 2 has its five colours only with its first tile (turquoise); row 1 is empty.
+    # Dome row 2 has five colours only with its first tile (turquoise); row 1 is empty.
     assert _score("colourful-rows", _row(1, [T, B, Y, R, K, B])) == 4
     assert _score("colourful-rows", _row(5, [B, Y, R, K, T, B])) == 4   # the bottom row counts too
     assert _score("colourful-rows", {**_row(1, [T, B, Y, R, K, B]), **_row(5, [B, Y, R, K, T, B])}) == 8
