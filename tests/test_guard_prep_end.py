@@ -102,10 +102,16 @@ def test_full_row_reading_skips_only_the_gappy_row() -> None:
 def test_special_tile_reading_decides_nothing_in_a_row_without_a_special_tile() -> None:
     cells = _row(0, [B, Y, R, K, T, B])
     assert _decisions("duel.tablet.colourful-rows.special", lambda: _score("colourful-rows", cells)) == 0
-    with_special = _row(0, [B, Y, R, K, T, SPECIAL])
     counts = Ruleset.build({"duel.tablet.colourful-rows.special": "counts-as-colour"})
+    five_colours_and_special = _row(0, [B, Y, R, K, T, SPECIAL])          # 4 points under both readings
     assert _decisions("duel.tablet.colourful-rows.special",
-                      lambda: _score("colourful-rows", with_special, counts)) == 1
+                      lambda: _score("colourful-rows", five_colours_and_special, counts)) == 0
+    four_colours_and_special = _row(0, [B, Y, R, K, SPECIAL, B])          # 4 points or 0: the reading decides
+    assert _score("colourful-rows", four_colours_and_special, counts) == 4
+    assert _score("colourful-rows", four_colours_and_special) == 0
+    for rules in (counts, DEFAULT):
+        assert _decisions("duel.tablet.colourful-rows.special",
+                          lambda: _score("colourful-rows", four_colours_and_special, rules)) == 1
 
 
 # --- duel.tablet.corner-plates -------------------------------------------------------------------
@@ -132,6 +138,9 @@ def test_each_filled_corner_plate_scores_its_value(rules: Ruleset, upper: int, l
 def test_corner_values_decide_only_when_a_corner_plate_scores() -> None:
     assert _decisions("duel.tablet.corner-values", lambda: _score("corner-plates", SLOT_CELLS[4])) == 0
     assert _decisions("duel.tablet.corner-values", lambda: _score("corner-plates", SLOT_CELLS[8])) == 1
+    one_upper_one_lower = SLOT_CELLS[0] + SLOT_CELLS[8]                 # 3 + 8 = 8 + 3: nothing decided
+    assert _score("corner-plates", one_upper_one_lower) == _score("corner-plates", one_upper_one_lower, UPPER_8) == 11
+    assert _decisions("duel.tablet.corner-values", lambda: _score("corner-plates", one_upper_one_lower)) == 0
 
 
 # --- duel.end.tablets-scored (and its point duel.end.tablet-floor) -------------------------------
@@ -289,3 +298,18 @@ def test_last_small_factory_one_tile_short_is_reported() -> None:
     assert sum(s.large.sun) == 5 and [sum(f.sun) for f in s.small] == [4, 4, 4, 3]
     assert [e.kind for e in events if e.clause == "duel.prep.rare-empty"] == ["tiles-ran-out"]
     assert not any(f.chip_revealed for f in s.small)   # every small Factory has tiles
+
+
+@pytest.mark.clause("duel.prep.rare-empty")
+def test_a_large_sun_left_empty_by_the_one_colour_rule_is_no_shortage() -> None:
+    """Under leave-empty, only blue in the bag leaves the large sun empty (the one-colour rule), while
+    the bag still holds tiles: the bag and Tower did not run out, so no tiles-ran-out is reported."""
+    g = bare(5, **{"duel.refill.monochrome-unavoidable": "leave-empty"})
+    empty_table(g)
+    s = g.state
+    s.bag = [49, 0, 0, 0, 0]
+    s.tower = [0, 13, 13, 13, 13]
+    events = start_tiling(g)
+    assert sum(s.large.sun) == 0 and [sum(f.sun) for f in s.small] == [4, 4, 4, 4]
+    assert sum(s.bag) > 0
+    assert not [e for e in events if e.kind == "tiles-ran-out"]
