@@ -117,21 +117,21 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
 
 def _rerun_survivors(console: Console, plans: dict, stored: dict, clauses: list[str], jobs: int) -> None:
     """Run each stored survivor of `clauses` against the clause's tests as selected today."""
-    by_id = {m.id: (cid, m) for cid in clauses for m in plans[cid].mutants}
+    by_id = {(cid, m.id): m for cid in clauses for m in plans[cid].mutants}   # one mutant may serve several clauses
     wanted = [(cid, row["id"]) for cid in clauses
               for row in stored.get("clauses", {}).get(cid, {}).get("mutants", []) if row["status"] == "survived"]
-    missing = [mid for _, mid in wanted if mid not in by_id]
-    work = [(by_id[mid][1], plans[cid].tests, plans[cid].timeout) for cid, mid in wanted if mid in by_id]
+    missing = [key for key in wanted if key not in by_id]
+    chosen = [key for key in wanted if key in by_id]
+    work = [(by_id[key], plans[key[0]].tests, plans[key[0]].timeout) for key in chosen]
     console.print(f"{len(work)} stored survivor(s) of {len(clauses)} clause(s) to re-run"
                   + (f"; {len(missing)} no longer apply (the code moved: run the clause whole)" if missing else ""),
                   highlight=False)
     results = run_all(ROOT, work, jobs, lambda _r: None)
     killed = 0
-    for (mutant, tests, _), r in zip(work, results):
+    for (cid, _), (mutant, tests, _), r in zip(chosen, work, results):
         assert r is not None
         killed += r.status == "killed"
         colour = "green" if r.status == "killed" else "yellow"
-        cid = by_id[mutant.id][0]
         console.print(f"[{colour}]{r.status}[/] {cid} {mutant.id}"
                       + (f" by {r.killer}" if r.killer else
                          f" ({len(tests)} tests ran; equivalent-mutants key {diff_key(cid, mutant.diff(ROOT))})"),

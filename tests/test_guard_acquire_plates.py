@@ -134,8 +134,8 @@ def test_no_third_plate_in_a_round(move: str) -> None:
 
 # --- duel.acquire.turn-order, duel.acquire.pass, duel.acquire.pass.asymmetric ----------------------
 
-@pytest.mark.clause("duel.acquire.turn-order")
-def test_turns_alternate_and_each_hand_over_is_recorded_as_turn_order() -> None:
+@pytest.mark.clause("duel.acquire.turn-order", "duel.acquire.end")
+def test_turns_alternate_and_no_hand_over_is_reported_as_a_stall() -> None:
     g = in_acquisition(0)
     for expected_next in (1, 0, 1):
         space = next(i for i, p in enumerate(g.state.display) if p) + 1

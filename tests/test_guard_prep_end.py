@@ -18,8 +18,10 @@ from model.clauses import RECORDER, recording
 from model.duel.colours import EMPTY, SPECIAL, WILD
 from model.duel.ruleset import Ruleset
 from model.duel.scoring import tablet_points
+from model.duel.serialize import state_from_data, state_to_data
 from model.duel.state import SLOT_CELLS
-from tests.helpers import B, K, R, T, Y, bare, empty_table, put_plate, set_tiles, start_tiling
+from properties.duel.invariants import violations
+from tests.helpers import B, K, R, T, Y, bare, empty_table, put_plate, set_line, set_tiles, start_tiling
 
 DEFAULT = Ruleset.build()
 
@@ -34,12 +36,15 @@ def _decisions(point: str, run: Callable[[], object]) -> int:
 
 
 def _dome(cells: dict[int, int] | Sequence[int]) -> tuple[list[int], list[int]]:
-    """Dome spaces and tiles: every space multicoloured (any colour fits), the given cells tiled."""
+    """A Dome of multicoloured spaces (any colour fits) with the given cells tiled (blue for a bare
+    list); a Special tile lies on a Special space."""
     spaces = [WILD] * 36
     tiles = [EMPTY] * 36
     items = cells.items() if isinstance(cells, dict) else ((c, B) for c in cells)
     for cell, colour in items:
         tiles[cell] = colour
+        if colour == SPECIAL:
+            spaces[cell] = SPECIAL
     return spaces, tiles
 
 
@@ -53,8 +58,8 @@ def _score(side: str, cells: dict[int, int] | Sequence[int], rules: Ruleset = DE
 @pytest.mark.clause("duel.tablet.rows-complete")
 def test_rows_complete_counts_each_row_by_its_own_six_spaces() -> None:
     row = lambda r: range(r * 6, r * 6 + 6)  # noqa: E731
-    # Dome row 2 full (its neighbours' touching spaces 6 and 13 empty), row 6 full, row 1 missing
-    # only its last space: two complete rows.
+    # Dome rows 2 and 6 full; row 1 misses only its last space (cell 5) and row 3 is empty (its
+    # first space, cell 12, touches the end of row 2): two complete rows.
     cells = [*row(1), *row(5), 0, 1, 2, 3, 4]
     assert _score("rows-complete", cells) == 6
     assert _score("rows-complete", [*row(5)]) == 3                    # the bottom row alone
@@ -79,7 +84,7 @@ def _row(r: int, colours: Sequence[int | None]) -> dict[int, int]:
 
 @pytest.mark.clause("duel.tablet.colourful-rows")
 def test_colourful_rows_reads_each_row_from_its_own_spaces() -> None:
-    # Row 2 has its five colours only with its first tile (turquoise); row 1 is empty.
+    # Dome row 2 has five colours only with its first tile (turquoise); row 1 is empty.
     assert _score("colourful-rows", _row(1, [T, B, Y, R, K, B])) == 4
     assert _score("colourful-rows", _row(5, [B, Y, R, K, T, B])) == 4   # the bottom row counts too
     assert _score("colourful-rows", {**_row(1, [T, B, Y, R, K, B]), **_row(5, [B, Y, R, K, T, B])}) == 8
@@ -97,10 +102,16 @@ def test_full_row_reading_skips_only_the_gappy_row() -> None:
 def test_special_tile_reading_decides_nothing_in_a_row_without_a_special_tile() -> None:
     cells = _row(0, [B, Y, R, K, T, B])
     assert _decisions("duel.tablet.colourful-rows.special", lambda: _score("colourful-rows", cells)) == 0
-    with_special = _row(0, [B, Y, R, K, T, SPECIAL])
     counts = Ruleset.build({"duel.tablet.colourful-rows.special": "counts-as-colour"})
+    five_colours_and_special = _row(0, [B, Y, R, K, T, SPECIAL])          # 4 points under both readings
     assert _decisions("duel.tablet.colourful-rows.special",
-                      lambda: _score("colourful-rows", with_special, counts)) == 1
+                      lambda: _score("colourful-rows", five_colours_and_special, counts)) == 0
+    four_colours_and_special = _row(0, [B, Y, R, K, SPECIAL, B])          # 4 points or 0: the reading decides
+    assert _score("colourful-rows", four_colours_and_special, counts) == 4
+    assert _score("colourful-rows", four_colours_and_special) == 0
+    for rules in (counts, DEFAULT):
+        assert _decisions("duel.tablet.colourful-rows.special",
+                          lambda: _score("colourful-rows", four_colours_and_special, rules)) == 1
 
 
 # --- duel.tablet.corner-plates -------------------------------------------------------------------
@@ -127,6 +138,9 @@ def test_each_filled_corner_plate_scores_its_value(rules: Ruleset, upper: int, l
 def test_corner_values_decide_only_when_a_corner_plate_scores() -> None:
     assert _decisions("duel.tablet.corner-values", lambda: _score("corner-plates", SLOT_CELLS[4])) == 0
     assert _decisions("duel.tablet.corner-values", lambda: _score("corner-plates", SLOT_CELLS[8])) == 1
+    one_upper_one_lower = SLOT_CELLS[0] + SLOT_CELLS[8]                 # 3 + 8 = 8 + 3: nothing decided
+    assert _score("corner-plates", one_upper_one_lower) == _score("corner-plates", one_upper_one_lower, UPPER_8) == 11
+    assert _decisions("duel.tablet.corner-values", lambda: _score("corner-plates", one_upper_one_lower)) == 0
 
 
 # --- duel.end.tablets-scored (and its point duel.end.tablet-floor) -------------------------------
@@ -178,6 +192,33 @@ def test_tablet_floor_point_decides_nothing_when_the_readings_agree(score: int, 
                              lambda: box.append(_round_five_end(score, full_row, reading)))
         assert box[0].state.players[0].score == final, reading
         assert decided == 0, reading
+
+
+@pytest.mark.clause("duel.end.tablets-scored")
+def test_after_the_tablets_nobody_is_to_move_in_the_saved_position() -> None:
+    g = _round_five_end(10, True)
+    assert g.state.phase == "game_over" and g.current_player == -1 and g.legal_actions() == []
+    # The position itself (what a saved game stores) says nobody is to move: -1, as in a stalled
+    # Acquisition, not the "no turns in Dome-tiling" mark (-2) and not a player.
+    saved = state_to_data(g.state)
+    assert saved["to_move"] == -1 and state_from_data(saved) == g.state
+
+
+# --- duel.end.after-round-5 ----------------------------------------------------------------------
+
+@pytest.mark.clause("duel.end.after-round-5")
+def test_broken_leftovers_leave_empty_lines_and_every_tile_accounted_for() -> None:
+    g = bare(5, **{"duel.end.leftover-lines": "broken"})
+    set_line(g, 0, 3, Y, 2)                    # line 3 unfinished, no Dome plate in its row
+    set_line(g, 1, 4, K, 3)
+    g.state.round = 5
+    tower = g.state.tower[:]
+    start_tiling(g)
+    assert g.is_over
+    for pl in g.state.players:
+        assert pl.line_count == [0] * 6 and pl.line_colour == [EMPTY] * 6
+    assert g.state.tower[Y] == tower[Y] + 2 and g.state.tower[K] == tower[K] + 3   # broken, then Tower
+    assert [str(v) for _, v in violations(g, physical_only=True)] == []
 
 
 # --- duel.end.winner, duel.end.tie-break ---------------------------------------------------------
@@ -257,3 +298,18 @@ def test_last_small_factory_one_tile_short_is_reported() -> None:
     assert sum(s.large.sun) == 5 and [sum(f.sun) for f in s.small] == [4, 4, 4, 3]
     assert [e.kind for e in events if e.clause == "duel.prep.rare-empty"] == ["tiles-ran-out"]
     assert not any(f.chip_revealed for f in s.small)   # every small Factory has tiles
+
+
+@pytest.mark.clause("duel.prep.rare-empty")
+def test_a_large_sun_left_empty_by_the_one_colour_rule_is_no_shortage() -> None:
+    """Under leave-empty, only blue in the bag leaves the large sun empty (the one-colour rule), while
+    the bag still holds tiles: the bag and Tower did not run out, so no tiles-ran-out is reported."""
+    g = bare(5, **{"duel.refill.monochrome-unavoidable": "leave-empty"})
+    empty_table(g)
+    s = g.state
+    s.bag = [49, 0, 0, 0, 0]
+    s.tower = [0, 13, 13, 13, 13]
+    events = start_tiling(g)
+    assert sum(s.large.sun) == 0 and [sum(f.sun) for f in s.small] == [4, 4, 4, 4]
+    assert sum(s.bag) > 0
+    assert not [e for e in events if e.kind == "tiles-ran-out"]

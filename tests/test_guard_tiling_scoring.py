@@ -264,3 +264,22 @@ def test_broken_penalty_reading_decides_only_for_one_and_four_tiles(reading: str
     totals = {"triangular": (1, 3, 6, 10), "last-slot-three": (1, 3, 6, 9)}[reading]
     assert g.state.players[0].score == 20 - totals[n - 1]
     assert fired.alternatives[("duel.broken.penalties", reading)] == (1 if n in (1, 4) else 0)
+
+
+@pytest.mark.clause("duel.bonus.complete-line")
+def test_a_position_after_chips_spent_on_two_lines_exports_and_loads_back_identically(tmp_path) -> None:
+    """Chips spent on line 3 (C10+C15) and then line 4 (C01+C04) lie face down as one set; the position
+    written between turns of round 2 rebuilds the same state."""
+    from harness.scenarios import load_scenario
+    from harness.duel.scenarios.position import build_game
+    from harness.duel.scenarios.writer import position_toml
+
+    g, _, _ = _tiled(lambda g: (_bonus_position(g, (1, 4, 10, 15), 3, R, 2), set_line(g, 0, 4, B, 3)))
+    play(g, "bonus C10+C15", "bonus C01+C04", "tile 1")
+    assert g.state.phase == "acquisition" and g.state.round == 2
+    assert sorted(g.state.players[0].used_chips) == [1, 4, 10, 15] and not g.state.players[0].chips
+    path = tmp_path / "after-bonus.toml"
+    path.write_text(position_toml(g, scenario_id="t.after-bonus", description="x",
+                                  clauses=["duel.bonus.complete-line"]))
+    back, _ = build_game(load_scenario(path))
+    assert back.state.players == g.state.players

@@ -32,13 +32,13 @@ from model.azul.game import Game
 from model.chance import ChanceScriptError, ScriptedChance, SeededChance
 from model.errors import IllegalAction, RulesetError
 from properties.azul.peer import (
-    WORKAROUNDS, PeerError, PeerGame, PeerRefused, compare, factory_draws, our_snapshot, peer_snapshot,
+    WORKAROUNDS, PeerCrash, PeerError, PeerGame, PeerRefused, compare, factory_draws, our_snapshot, peer_snapshot,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN_PATH = ROOT / "tests" / "azul" / "peer-differences.toml"
 MAX_STEPS = 1000                  # a classic game is ~60-250 actions; the cap only guards a runaway
-KINDS = ("state", "refused", "crash", "draw", "unsupported", "accepts-illegal", "refusal-not-atomic")
+KINDS = ("state", "refused", "crash", "draw", "unsupported", "accepts-illegal", "refusal-not-atomic", "ours-crash")
 PROBE_KINDS = ("accepts-illegal", "refusal-not-atomic")
 CLASSIFICATIONS = ("peer-bug", "interpretation", "ours")
 
@@ -136,10 +136,31 @@ class Lockstep:
     def __init__(self, game: Game, workarounds: Iterable[str]) -> None:
         self.game = game
         s = game.state
-        self.peer = PeerGame(s.players, s.starter, s.factories, workarounds)
+        self.setup_error: PeerError | None = None
+        try:
+            self.peer = PeerGame(s.players, s.starter, s.factories, workarounds)
+        except PeerError as exc:
+            self.setup_error = exc
+        except Exception as exc:  # noqa: BLE001 - the peer's own failure is a finding
+            self.setup_error = PeerCrash(f"starting the peer raised {type(exc).__name__}: {exc}")
+
+    def opening(self) -> tuple[str, str, tuple[tuple[str, Any, Any], ...]] | None:
+        """The difference right after setup, if any."""
+        try:
+            if self.setup_error is not None:
+                raise self.setup_error
+            fields = self.check()
+        except PeerError as exc:
+            return _kind_of(exc), str(exc), ()
+        return ("state", "the positions differ after setup", fields) if fields else None
 
     def check(self) -> tuple[tuple[str, Any, Any], ...]:
-        diff = compare(our_snapshot(self.game), peer_snapshot(self.peer))
+        ours = our_snapshot(self.game)
+        try:
+            theirs = peer_snapshot(self.peer)
+        except Exception as exc:  # noqa: BLE001 - the peer's own failure is a finding
+            raise PeerCrash(f"reading the peer's position raised {type(exc).__name__}: {exc}") from None
+        diff = compare(ours, theirs)
         return tuple((p, a, b) for p, (a, b) in diff.items())
 
     def step(self, text: str) -> tuple[str, str, tuple[tuple[str, Any, Any], ...]] | None:
@@ -152,13 +173,15 @@ class Lockstep:
             g.apply(action)
         except (IllegalAction, NotationError, ChanceScriptError) as exc:
             raise CaseInvalid(f"{text!r}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - our model failing on a legal action is a finding too
+            return "ours-crash", f"our model raised {type(exc).__name__} on {text!r}: {exc}", ()
         if g.state.round != round_before and not g.is_over:
             self.peer.script(factory_draws(g.state.factories))
         try:
             self.peer.apply(text)
+            fields = self.check()
         except PeerError as exc:
             return _kind_of(exc), str(exc), ()
-        fields = self.check()
         return ("state", f"the positions differ after {text!r}", fields) if fields else None
 
     def probe(self, text: str) -> tuple[str, str, tuple[tuple[str, Any, Any], ...], str] | None:
@@ -168,13 +191,18 @@ class Lockstep:
         if problem is None:
             raise CaseInvalid(f"probe {text!r} is legal in our model")
         clause, reason = problem
-        clone = self.peer.clone()
-        before = peer_snapshot(clone)
+        try:
+            clone = self.peer.clone()
+            before = peer_snapshot(clone)
+        except Exception as exc:  # noqa: BLE001
+            return "crash", f"copying the peer raised {type(exc).__name__}: {exc}", (), clause
         try:
             clone.apply(text)
         except PeerRefused as exc:
-            after = peer_snapshot(clone)
-            diff = compare(before, after)
+            try:
+                diff = compare(before, peer_snapshot(clone))
+            except Exception as exc2:  # noqa: BLE001
+                return "crash", f"reading the peer after {text!r} raised {type(exc2).__name__}: {exc2}", (), clause
             if not diff:
                 return None
             return ("refusal-not-atomic", f"{exc} but changed its state (ours: {reason} [{clause}])",
@@ -203,9 +231,9 @@ def start(case: Case, workarounds: Iterable[str]) -> Lockstep:
 def replay(case: Case, workarounds: Iterable[str] = WORKAROUNDS) -> Finding | None:
     """The first difference along the case (its actions, then its probe), or None."""
     ls = start(case, workarounds)
-    fields = ls.check()
-    if fields:
-        return Finding("state", fields, "the positions differ after setup", attrs.evolve(case, actions=(), probe=None))
+    opening = ls.opening()
+    if opening:
+        return Finding(opening[0], opening[2], opening[1], attrs.evolve(case, actions=(), probe=None))
     for i, text in enumerate(case.actions):
         found = ls.step(text)
         if found:
@@ -275,10 +303,9 @@ def play(seed: int, players: int, *, workarounds: Iterable[str] = WORKAROUNDS,
     def case(probe: str | None = None) -> Case:
         return Case(players, chance.first, tuple(chance.draws), tuple(actions), probe, interps)
 
-    fields = ls.check()
-    if fields:
-        return GameResult(seed, players, 0, Finding("state", fields, "the positions differ after setup", case(),
-                                                    seed=seed), ())
+    opening = ls.opening()
+    if opening:
+        return GameResult(seed, players, 0, Finding(opening[0], opening[2], opening[1], case(), seed=seed), ())
     while not game.is_over and len(actions) < max_steps:
         legal = game.legal_actions()
         if not legal:

@@ -94,14 +94,16 @@ def tablet_points(side: str, rules: Ruleset, spaces: Sequence[int], tiles: Seque
         total = 0
         for r in range(6):
             row = [tiles[r * 6 + c] for c in range(6) if tiles[r * 6 + c] != EMPTY]
-            colours = {t for t in row if alt == "counts-as-colour" or t != SPECIAL}
-            if len(colours) >= 5:
+            with_special = len(set(row)) >= 5
+            without_special = len(set(row) - {SPECIAL}) >= 5
+            qualifies = with_special if alt == "counts-as-colour" else without_special
+            if with_special != without_special and (len(row) == 6 or not full_only):
+                cite_alternative("duel.tablet.colourful-rows.special", alt)   # the readings score this row differently
+            if qualifies:
                 if len(row) < 6:
                     cite_alternative("duel.tablet.colourful-rows.full", rules.choices["duel.tablet.colourful-rows.full"])
                     if full_only:
                         continue
-                if SPECIAL in row:
-                    cite_alternative("duel.tablet.colourful-rows.special", alt)
                 total += 4
         return total
     if side == "outer-spaces":
@@ -111,13 +113,11 @@ def tablet_points(side: str, rules: Ruleset, spaces: Sequence[int], tiles: Seque
         cite("duel.tablet.corner-plates")
         alt = rules.choices["duel.tablet.corner-values"]
         upper, lower = (3, 8) if alt == "upper-3-lower-8" else (8, 3)
-        points = sum(upper for s in UPPER_CORNERS if spaces[SLOT_CELLS[s][0]] != EMPTY
-                     and _full(tiles, SLOT_CELLS[s]))
-        points += sum(lower for s in LOWER_CORNERS if spaces[SLOT_CELLS[s][0]] != EMPTY
-                      and _full(tiles, SLOT_CELLS[s]))
-        if points:
+        n_upper = sum(1 for s in UPPER_CORNERS if spaces[SLOT_CELLS[s][0]] != EMPTY and _full(tiles, SLOT_CELLS[s]))
+        n_lower = sum(1 for s in LOWER_CORNERS if spaces[SLOT_CELLS[s][0]] != EMPTY and _full(tiles, SLOT_CELLS[s]))
+        if n_upper != n_lower:                      # only then do the two readings give different points
             cite_alternative("duel.tablet.corner-values", alt)
-        return points
+        return upper * n_upper + lower * n_lower
     if side == "empty-special-spaces":
         cite("duel.tablet.empty-special-spaces")
         return -3 * sum(1 for c in range(36) if spaces[c] == SPECIAL and tiles[c] == EMPTY)

@@ -121,7 +121,8 @@ def fill_factories(state: GameState, rules: Ruleset, chance: Chance, events: lis
                 factory.chip_revealed = True
                 events.append(Event("reveal-chip", "duel.prep.rare-empty",
                                     detail=f"Factory {f} has no tiles; its chip C{chip:02d} is revealed"))
-    if sum(state.large.sun) < 5 or any(sum(f.sun) < 4 for f in state.small):
+    short = sum(state.large.sun) < 5 or any(sum(f.sun) < 4 for f in state.small)
+    if short and not any(state.bag) and not any(state.tower):   # not a large sun left empty by a redraw rule
         cite("duel.prep.rare-empty")
         events.append(Event("tiles-ran-out", "duel.prep.rare-empty",
                             detail="bag and Tower are empty; some Factories are not filled"))

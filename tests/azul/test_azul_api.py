@@ -129,3 +129,13 @@ def test_every_cited_clause_exists_in_spec() -> None:
             cited |= set(re.findall(r"""["'](azul\.[a-z0-9-]+(?:\.[a-z0-9-]+)+)["']""", path.read_text()))
     cited -= set(IMPLEMENTED)
     assert sorted(cited - ids) == []
+
+
+def test_render_shows_the_position() -> None:
+    from model.azul.render import render
+    g = bare(players=3)
+    g.state.factories[1][RED] = 2
+    set_line(g.state.boards[0], 4, BLUE, 3)
+    text = render(g)
+    assert "F2:RR" in text and "marker: centre" in text and "  .BBB | ....." in text
+    assert text.count("score 0") == 3

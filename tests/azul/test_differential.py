@@ -201,3 +201,26 @@ def test_marker_untaken_peer_starts_like_same_starter() -> None:
     assert replay(case, workarounds=()) is None
     other = replay(attrs.evolve(case, interpretations=(("azul.offer.marker-untaken", "next-clockwise"),)))
     assert other is not None and [p for p, _, _ in other.fields] == ["to_move"]
+
+
+def test_peer_exceptions_are_findings_not_crashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import azul_game_engine.wall as peer_wall
+
+    def broken(self, x, y):  # type: ignore[no-untyped-def]
+        raise ZeroDivisionError("planted")
+
+    monkeypatch.setattr(peer_wall.Wall, "score", broken)
+    f = play(0, 2).finding
+    assert f is not None and f.kind == "crash" and "ZeroDivisionError" in f.message
+    assert f.case.actions == play(0, 2, workarounds=()).finding.case.actions     # at the first wall-tiling
+
+
+def test_our_model_raising_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    import model.azul.tiling as tiling
+
+    def broken(wall, row, col, count_both):  # type: ignore[no-untyped-def]
+        raise KeyError("planted")
+
+    monkeypatch.setattr(tiling, "placement_points", broken)
+    f = play(0, 2).finding
+    assert f is not None and f.kind == "ours-crash" and "KeyError" in f.message
