@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from model.clauses import RECORDER
+from harness.registry import DEFAULT_GAME, game_of_clause
 from spec import default_catalogue
 
 DEFAULT_JSON = Path(".azul-rules") / "tests.json"
@@ -59,11 +60,12 @@ def declared_clauses(item: pytest.Item) -> tuple[str, ...]:
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
-    catalogue = default_catalogue()
     bad = []
     for item in items:
         for declared in declared_clauses(item):
             cid, rev = split_pin(declared)
+            game = game_of_clause(cid)                  # each game's ids are checked against its catalogue
+            catalogue = default_catalogue(game.name if game else DEFAULT_GAME)
             if cid not in catalogue:
                 bad.append((item.nodeid, f"unknown clause id {cid!r}"))
             elif rev is not None and rev > catalogue.clause(cid).revision:

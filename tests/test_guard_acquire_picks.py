@@ -333,3 +333,20 @@ def test_premature_is_credited_only_for_a_line_with_no_matching_dome_space() -> 
         play(g, "line 5")
     assert g.state.players[0].line_count[4] == 2
     assert rec.clauses["duel.lines.premature"] == 1, "row 5 has no plate yet: placed prematurely"
+
+
+@pytest.mark.clause("duel.acquire.actions")
+def test_a_hand_built_action_with_the_wrong_number_of_arguments_is_refused() -> None:
+    from model import new_game
+    from model.serialize import state_to_data as to_data
+
+    g = new_game(seed=3)
+    while not any(a.kind is Kind.CHIP for a in g.legal_actions()) and not g.is_over:
+        g.apply(g.legal_actions()[0])
+    chip = next(a for a in g.legal_actions() if a.kind is Kind.CHIP)
+    for bad in (Action(Kind.CHIP, chip.args + (2,)), Action(Kind.CHIP, ()), Action(Kind.PASS, (1,))):
+        assert g.why_illegal(bad) is not None and g.why_illegal(bad)[0] == "duel.acquire.actions"
+        before = to_data(g.state)
+        with pytest.raises(IllegalAction, match="duel.acquire.actions"):
+            g.apply(bad)
+        assert to_data(g.state) == before

@@ -49,3 +49,21 @@ def test_shared_modules_import_no_game(module: str) -> None:
             assert not (parts[0] in {"model", "properties"} and len(parts) > 1 and parts[1] in games), \
                 f"{module} imports {name}"
             assert not (parts[0] == "harness" and len(parts) > 1 and parts[1] in games), f"{module} imports {name}"
+
+
+def test_clause_markers_of_every_game_are_checked_against_its_own_catalogue(tmp_path: Path) -> None:
+    """`@pytest.mark.clause` takes the ids of any registered game; a misspelt one is a usage error."""
+    import subprocess
+    import sys
+
+    (tmp_path / "test_marks.py").write_text(
+        "import pytest\n\n"
+        "@pytest.mark.clause('azul.score.isolated')\ndef test_classic():\n    pass\n\n"
+        "@pytest.mark.clause('duel.score.isolated')\ndef test_duel():\n    pass\n")
+    run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--clause-json=", str(tmp_path)]
+    ok = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    (tmp_path / "test_marks.py").write_text(
+        "import pytest\n\n@pytest.mark.clause('azul.score.isolatd')\ndef test_typo():\n    pass\n")
+    bad = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "unknown clause id 'azul.score.isolatd'" in bad.stdout + bad.stderr

@@ -57,7 +57,10 @@ class Action:
         return self.key < other.key
 
     def __str__(self) -> str:
-        return format_action(self)
+        try:
+            return format_action(self)
+        except (IndexError, ValueError, KeyError):       # built by hand with the wrong arguments
+            return f"<{self.kind.name.lower()} {list(self.args)}>"
 
 
 sort_key = attrgetter("key")

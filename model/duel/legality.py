@@ -18,6 +18,15 @@ _DECISION_CLAUSE = {
 }
 
 
+# How many arguments each kind of action carries (None: one or more). An action built by hand with
+# more or fewer is not an action of the game (duel.acquire.actions), whatever its first arguments say.
+_ARITY: dict[Kind, tuple[int, ...] | None] = {
+    Kind.TAKE_PLATE: (1,), Kind.DRAW_PLATE: (0,), Kind.KEEP_PLATE: (1,), Kind.PLACE_PLATE: (2,),
+    Kind.RETURN_PLATE: (1,), Kind.SUN: (2,), Kind.STACK: None, Kind.MOON: (1,), Kind.LINE: (1, 2),
+    Kind.CHIP: (1,), Kind.BONUS: None, Kind.NO_BONUS: (0,), Kind.TILE: (1,), Kind.PASS: (0,),
+}
+
+
 class Legality(GameBase):
     """The legality predicate: why an action is refused, naming the clause it breaks."""
 
@@ -32,6 +41,9 @@ class Legality(GameBase):
             return "duel.acquire.end", "nobody can act (the phase is stalled)"
         p = s.pending
         k = a.kind
+        arity = _ARITY[k]
+        if (len(a.args) not in arity) if arity is not None else not a.args:
+            return "duel.acquire.actions", f"a '{k.name.lower()}' action with {len(a.args)} argument(s) is not an action of the game"
         expected = {"opening": (Kind.TAKE_PLATE,), "draw": (Kind.DRAW_PLATE, Kind.KEEP_PLATE),
                     "place": (Kind.PLACE_PLATE,), "return": (Kind.RETURN_PLATE,), "stack": (Kind.STACK,),
                     "line": (Kind.LINE,), "bonus": (Kind.BONUS, Kind.NO_BONUS), "tile": (Kind.TILE,)}
