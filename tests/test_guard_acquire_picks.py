@@ -337,8 +337,8 @@ def test_premature_is_credited_only_for_a_line_with_no_matching_dome_space() -> 
 
 @pytest.mark.clause("duel.acquire.actions")
 def test_a_hand_built_action_with_the_wrong_number_of_arguments_is_refused() -> None:
-    from model import new_game
-    from model.serialize import state_to_data as to_data
+    from model.duel import new_game
+    from model.duel.serialize import state_to_data as to_data
 
     g = new_game(seed=3)
     while not any(a.kind is Kind.CHIP for a in g.legal_actions()) and not g.is_over:
