@@ -25,8 +25,17 @@ def spec_games() -> tuple[str, ...]:
     return tuple(sorted(names, key=lambda n: (n != DEFAULT_GAME, n)))
 
 
-game_option = click.option("--game", type=click.Choice(spec_games()), default=DEFAULT_GAME, show_default=True,
-                           help="Whose clause catalogue (spec/<folder>/catalogue.toml names the game).")
+def _known_game(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    known = spec_games()
+    if value not in known:
+        from spec.suggest import did_you_mean
+        raise click.BadParameter(f"unknown game {value!r}{did_you_mean(value, known)}; known games: {', '.join(known)}")
+    return value
+
+
+game_option = click.option("--game", default=DEFAULT_GAME, show_default=True, metavar="NAME", callback=_known_game,
+                           help=f"Whose clause catalogue (spec/<folder>/catalogue.toml names the game): "
+                                f"{', '.join(spec_games())}.")
 
 
 def lint_problems(game: str = DEFAULT_GAME) -> list[str]:

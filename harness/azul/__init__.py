@@ -21,6 +21,7 @@ GAME = GameEntry(
     candidates="properties.azul.hooks:candidates",
     format_tiles="properties.azul.hooks:format_tiles",
     decided_by={"rounds where nobody took the marker from the centre": "azul.offer.marker-untaken"},
+    renderers={"text": "model.azul.render:render"},
     commands=("harness.azul.differential_command:differential_command",),
     progress_clauses=("azul.end.trigger", "azul.prep.continue"),
 )
