@@ -101,3 +101,20 @@ def test_entry_supplies_what_the_shared_layers_ask(name: str) -> None:
     assert graph.number_of_edges() and all(d["clauses"] for _, _, d in graph.edges(data=True))
     for _, _, d in graph.edges(data=True):
         assert all(c.startswith(entry.id_prefix) for c in d["clauses"])
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_committed_phase_diagram_shows_every_edge_clause(name: str) -> None:
+    """docs/phases.svg (the default game) and docs/phases-GAME.svg are drawn from the phase graph:
+    every edge's clauses appear in the committed picture (`azul-rules graph --game GAME` redraws it)."""
+    import html
+    from pathlib import Path
+
+    from harness.registry import DEFAULT_GAME
+
+    root = Path(__file__).resolve().parents[1]
+    path = root / "docs" / ("phases.svg" if name == DEFAULT_GAME else f"phases-{name}.svg")
+    svg = html.unescape(path.read_text())
+    for _, _, data in get_game(name).load("phase_graph")().edges(data=True):
+        for clause in data["clauses"]:
+            assert clause in svg, f"{path.name} lacks {clause}: run azul-rules graph --game {name}"
