@@ -73,6 +73,7 @@ def test_every_invariant_catches_a_broken_state() -> None:
         "marker": lambda g: g.state.boards[0].floor.append(MARKER),
         "round-end": lambda g: [f.__setitem__(slice(None), [0] * 5) for f in g.state.factories],
         "end-condition": lambda g: setattr(g.state, "phase", "over"),
+        "stall": lambda g: setattr(g.state, "to_move", -1),
     }
     assert set(broken) == {inv.name for inv in INVARIANTS}
     for inv in INVARIANTS:
