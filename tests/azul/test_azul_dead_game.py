@@ -14,7 +14,7 @@ from model.azul.setup import FACTORIES_FOR
 from model.azul.state import FACTORY_TILES
 from model.azul.walls import complete_rows
 from properties.azul import check_all
-from tests.azul.helpers import BLUE, RED, YELLOW, asserts, bare, set_line
+from tests.azul.helpers import BLUE, RED, YELLOW, bare, set_line
 
 DEAD = "azul.end.dead-game"
 
@@ -49,7 +49,7 @@ def random_play(g: Game, rng: random.Random, max_steps: int) -> tuple[int, list[
     return steps, per_round
 
 
-@asserts("azul.end.trigger", DEAD, "azul.end.bonus-colour")
+@pytest.mark.clause("azul.end.trigger", "azul.end.bonus-colour")
 @pytest.mark.parametrize("alt", IMPLEMENTED[DEAD])
 def test_seed_88_game_ends_or_stalls(alt: str) -> None:
     """The game that used to cycle forever (3000 actions, round > 400): now decided after round 38."""
@@ -91,7 +91,7 @@ def _gray_dead_walls() -> Game:
     return g
 
 
-@asserts(DEAD, "azul.wall.no-space", "azul.gray.unplaceable-line")
+@pytest.mark.clause("azul.end.trigger", "azul.wall.no-space", "azul.lines.wall-has-colour")
 def test_condition_counts_free_tiles_and_released_lines() -> None:
     g = _gray_dead_walls()
     s = g.state
@@ -108,7 +108,7 @@ def test_condition_counts_free_tiles_and_released_lines() -> None:
     assert not walls_can_change(s, g.rules)          # one is too few to complete it
 
 
-@asserts(DEAD)
+@pytest.mark.clause("azul.end.trigger")
 def test_condition_lines_block_their_rows() -> None:
     g = _gray_dead_walls()
     s = g.state
@@ -123,7 +123,7 @@ def test_condition_lines_block_their_rows() -> None:
     assert walls_can_change(s, g.rules)              # 1 + 3 free >= 3
 
 
-@asserts("azul.end.trigger", DEAD, "azul.prep.continue")
+@pytest.mark.clause("azul.end.trigger", "azul.prep.continue")
 @pytest.mark.parametrize("alt", IMPLEMENTED[DEAD])
 def test_the_round_that_kills_the_walls_is_the_last(alt: str) -> None:
     """A hand-built position: the offer ends, nothing free can reach a wall: the game ends or stalls
@@ -143,7 +143,7 @@ def test_the_round_that_kills_the_walls_is_the_last(alt: str) -> None:
         assert (g.outcome() is not None) == (alt == "end-game")
 
 
-@asserts("azul.lines.to-floor")
+@pytest.mark.clause("azul.lines.to-floor")
 @pytest.mark.parametrize("alt", IMPLEMENTED[DEAD])
 def test_floor_only_play_never_ends(alt: str) -> None:
     """No step bound holds for every legal game: a tile may always be put on the floor line by choice
@@ -157,7 +157,7 @@ def test_floor_only_play_never_ends(alt: str) -> None:
     assert walls_can_change(g.state, g.rules) and all(b.score == 0 for b in g.state.boards)
 
 
-@asserts("azul.end.trigger", DEAD)
+@pytest.mark.clause("azul.end.trigger")
 @pytest.mark.parametrize("players", (2, 3, 4))
 @pytest.mark.parametrize("wall", ("coloured", "gray"))
 @pytest.mark.parametrize("alt", IMPLEMENTED[DEAD])
