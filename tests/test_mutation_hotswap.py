@@ -89,15 +89,15 @@ def test_an_equivalent_whose_mutant_is_gone_is_orphaned(tmp_path: Path) -> None:
     from harness.mutation.store import diff_key
 
     diff = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = a > b\n+x = a >= b"
-    live = diff_key("duel.x.y", diff)
+    live = diff_key("duel.score.floor", diff)
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "equivalent-mutants.toml").write_text(
-        f'[[equivalent]]\nclause = "duel.x.y"\nkey = "{live}"\nreason = "r"\n\n'
-        '[[equivalent]]\nclause = "duel.x.y"\nkey = "0000000000000000"\nreason = "r"\n\n'
+        f'[[equivalent]]\nclause = "duel.score.floor"\nkey = "{live}"\nreason = "r"\n\n'
+        '[[equivalent]]\nclause = "duel.score.floor"\nkey = "0000000000000000"\nreason = "r"\n\n'
         '[[equivalent]]\nclause = "duel.gone"\nkey = "1111111111111111"\nreason = "r"\n')
-    plans = {"duel.x.y": ClausePlan("duel.x.y", (), (), (), False, "h1", 30.0)}
-    stored = {"clauses": {"duel.x.y": {"hash": "h1", "mutants": [{"diff": diff, "status": "survived"}]}}}
+    plans = {"duel.score.floor": ClausePlan("duel.score.floor", (), (), (), False, "h1", 30.0)}
+    stored = {"clauses": {"duel.score.floor": {"hash": "h1", "mutants": [{"diff": diff, "status": "survived"}]}}}
     assert sorted((e.clause, e.key) for e in orphaned_equivalents(tmp_path, plans, stored)) == \
-        [("duel.gone", "1111111111111111"), ("duel.x.y", "0000000000000000")]
-    stored["clauses"]["duel.x.y"]["hash"] = "old"          # stale results: nothing to judge against yet
+        [("duel.gone", "1111111111111111"), ("duel.score.floor", "0000000000000000")]
+    stored["clauses"]["duel.score.floor"]["hash"] = "old"          # stale results: nothing to judge against yet
     assert [e.clause for e in orphaned_equivalents(tmp_path, plans, stored)] == ["duel.gone"]
