@@ -101,3 +101,17 @@ def test_an_equivalent_whose_mutant_is_gone_is_orphaned(tmp_path: Path) -> None:
         [("duel.gone", "1111111111111111"), ("duel.score.floor", "0000000000000000")]
     stored["clauses"]["duel.score.floor"]["hash"] = "old"          # stale results: nothing to judge against yet
     assert [e.clause for e in orphaned_equivalents(tmp_path, plans, stored)] == ["duel.gone"]
+
+
+def test_a_test_stopped_by_a_clock_is_no_kill() -> None:
+    from types import SimpleNamespace
+
+    from harness.mutation.worker import FirstFailure
+
+    for text, out_of_time in [("properties.watchdog.TimeBudgetExceeded: 120 s", True),
+                              ("Failed: Timeout >120.0s", True),
+                              ("properties.watchdog.Livelock: 3012 steps", False),
+                              ("AssertionError: 3 != 4", False)]:
+        plugin = FirstFailure()
+        plugin.pytest_runtest_logreport(SimpleNamespace(failed=True, nodeid="t::x", longreprtext=text))
+        assert plugin.nodeid == "t::x" and plugin.out_of_time is out_of_time, text

@@ -149,8 +149,7 @@ def verdicts(root: Path, catalogue: Catalogue, plans: Mapping[str, ClausePlan], 
         rows = entry["mutants"]
         equivalent = [r for r in rows if (cid, diff_key(cid, r["diff"])) in equivalents]
         counted = [r for r in rows if r not in equivalent]
-        killed = [r for r in counted if r["status"] == "killed" or
-                  (r["status"] == "timeout" and r.get("killer") == "pytest-timeout")]
+        killed = [r for r in counted if r["status"] == "killed"]      # a clock's verdict is no kill
         survivors = tuple(dict(r, key=diff_key(cid, r["diff"])) for r in counted if r not in killed)
         if not rows:
             status = "no-mutants"
