@@ -115,3 +115,18 @@ def test_a_test_stopped_by_a_clock_is_no_kill() -> None:
         plugin = FirstFailure()
         plugin.pytest_runtest_logreport(SimpleNamespace(failed=True, nodeid="t::x", longreprtext=text))
         assert plugin.nodeid == "t::x" and plugin.out_of_time is out_of_time, text
+
+
+def test_a_rule_comment_gives_an_uncited_statement_to_its_clause() -> None:
+    from harness.mutation.extents import clause_lines
+
+    source = ("def tile(line):\n"
+              "    if line == 0:\n"
+              "        cite('duel.a.b')\n"
+              "    # rule: duel.a.c\n"
+              "    while line < 6:\n"
+              "        line += 1\n"
+              "    # end: duel.a.c\n"
+              "    return line\n")
+    owner = clause_lines(source, {"duel.a.b": "duel.a.b", "duel.a.c": "duel.a.c"})
+    assert owner[5] == owner[6] == {"duel.a.c"} and owner[3] == {"duel.a.b"} and 8 not in owner
