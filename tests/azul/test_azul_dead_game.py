@@ -10,26 +10,12 @@ import pytest
 
 from model.azul import IMPLEMENTED, Game, IllegalAction, new_game, parse_action
 from model.azul.dead_game import walls_can_change
-from model.azul.setup import FACTORIES_FOR
-from model.azul.state import FACTORY_TILES
 from model.azul.walls import complete_rows
 from properties.azul import check_all
+from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
 from tests.azul.helpers import BLUE, RED, YELLOW, bare, set_line
 
 DEAD = "azul.end.dead-game"
-
-
-def per_round_bound(players: int) -> int:
-    """Most actions one round can take: each take removes at least one of the <= 4 x factories
-    tiles on offer (azul.setup.fill-factories), and each player is asked at most one gray-wall
-    placement per pattern line (azul.wall.top-to-bottom)."""
-    return FACTORY_TILES * FACTORIES_FOR[players] + 5 * players
-
-
-def wall_change_rounds_bound(players: int) -> int:
-    """Rounds in which some wall gains a tile: a wall holds at most 4 x 5 tiles with no complete row,
-    so after 20 x players such rounds the next one completes a row and ends the game."""
-    return 20 * players + 1
 
 
 def random_play(g: Game, rng: random.Random, max_steps: int) -> tuple[int, list[int]]:
