@@ -45,7 +45,7 @@ def _drop_discarded_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_machine_catches_a_planted_bug_and_prints_a_replay(monkeypatch: pytest.MonkeyPatch) -> None:
     _drop_discarded_tiles(monkeypatch)
     with pytest.raises(MachineFailure) as caught:
-        run(machine_for(2, "coloured", {}), examples=20, steps=60, shrink=True)
+        run(machine_for(2, "coloured", {}), examples=20, steps=40)
     failure = caught.value
     assert failure.kind == "tile-conservation"
     assert "replay with this program:" in str(failure) and "ScriptedChance(tiles=[" in str(failure)
