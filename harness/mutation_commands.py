@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from harness.errors import UserError
-from harness.mutation.analysis import changed_clauses, plan, run, stale, verdicts
+from harness.mutation.analysis import changed_clauses, orphaned_equivalents, plan, run, stale, verdicts
 from harness.mutation.runner import MutantResult, run_all
 from harness.mutation.store import RESULTS, diff_key, load_results, save_results
 from harness.pytest_plugin import DEFAULT_JSON
@@ -106,6 +106,9 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
         save_results(ROOT, stored)
     judged = verdicts(ROOT, catalogue, plans, stored, tracking)
     _print_summary(console, judged, time.monotonic() - started)
+    for eq in orphaned_equivalents(ROOT, plans, stored):
+        console.print(f"[yellow]orphaned equivalent[/] {eq.clause} key {eq.key}: no current mutant has this "
+                      f"change any more; re-review it in tests/equivalent-mutants.toml", highlight=False)
     if json_path:
         json_path.write_text(json.dumps({cid: {"status": v.status, "killed": v.killed, "total": v.total,
                                                "equivalent": v.equivalent, "survivors": list(v.survivors),

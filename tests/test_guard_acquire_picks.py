@@ -350,3 +350,29 @@ def test_a_hand_built_action_with_the_wrong_number_of_arguments_is_refused() -> 
         with pytest.raises(IllegalAction, match="duel.acquire.actions"):
             g.apply(bad)
         assert to_data(g.state) == before
+
+
+@pytest.mark.clause("duel.acquire.actions")
+def test_any_hand_built_action_is_refused_or_legal_never_a_crash() -> None:
+    """Bad input: actions of every kind with arguments out of every range (hand-built, as a script or a
+    scenario file could) get a refusal naming a clause, never an exception; the state stays as it was."""
+    import random
+
+    from model import new_game
+    from model.serialize import state_to_data
+
+    rng = random.Random(7)
+    for seed in (0, 1):
+        g = new_game(seed=seed)
+        for _ in range(150):
+            if g.is_over:
+                break
+            for _ in range(12):
+                bad = Action(rng.choice(list(Kind)), tuple(rng.randint(-3, 24) for _ in range(rng.choice([1, 2]))))
+                why = g.why_illegal(bad)                       # must not raise
+                if why is not None:
+                    before = state_to_data(g.state)
+                    with pytest.raises(IllegalAction, match=why[0]):
+                        g.apply(bad)
+                    assert state_to_data(g.state) == before
+            g.apply(rng.choice(g.legal_actions()))

@@ -82,3 +82,51 @@ def test_what_cannot_be_swapped_is_refused(module) -> None:  # type: ignore[no-u
     # a module never imported
     assert hot_swap("nowhere", path, SOURCE, SOURCE.replace("+ 1", "- 1"), calls) is None
     assert mod.score(0) == 2
+
+
+def test_an_equivalent_whose_mutant_is_gone_is_orphaned(tmp_path: Path) -> None:
+    from harness.mutation.analysis import ClausePlan, orphaned_equivalents
+    from harness.mutation.store import diff_key
+
+    diff = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = a > b\n+x = a >= b"
+    live = diff_key("duel.score.floor", diff)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "equivalent-mutants.toml").write_text(
+        f'[[equivalent]]\nclause = "duel.score.floor"\nkey = "{live}"\nreason = "r"\n\n'
+        '[[equivalent]]\nclause = "duel.score.floor"\nkey = "0000000000000000"\nreason = "r"\n\n'
+        '[[equivalent]]\nclause = "duel.gone"\nkey = "1111111111111111"\nreason = "r"\n')
+    plans = {"duel.score.floor": ClausePlan("duel.score.floor", (), (), (), False, "h1", 30.0)}
+    stored = {"clauses": {"duel.score.floor": {"hash": "h1", "mutants": [{"diff": diff, "status": "survived"}]}}}
+    assert sorted((e.clause, e.key) for e in orphaned_equivalents(tmp_path, plans, stored)) == \
+        [("duel.gone", "1111111111111111"), ("duel.score.floor", "0000000000000000")]
+    stored["clauses"]["duel.score.floor"]["hash"] = "old"          # stale results: nothing to judge against yet
+    assert [e.clause for e in orphaned_equivalents(tmp_path, plans, stored)] == ["duel.gone"]
+
+
+def test_a_test_stopped_by_a_clock_is_no_kill() -> None:
+    from types import SimpleNamespace
+
+    from harness.mutation.worker import FirstFailure
+
+    for text, out_of_time in [("properties.watchdog.TimeBudgetExceeded: 120 s", True),
+                              ("Failed: Timeout >120.0s", True),
+                              ("properties.watchdog.Livelock: 3012 steps", False),
+                              ("AssertionError: 3 != 4", False)]:
+        plugin = FirstFailure()
+        plugin.pytest_runtest_logreport(SimpleNamespace(failed=True, nodeid="t::x", longreprtext=text))
+        assert plugin.nodeid == "t::x" and plugin.out_of_time is out_of_time, text
+
+
+def test_a_rule_comment_gives_an_uncited_statement_to_its_clause() -> None:
+    from harness.mutation.extents import clause_lines
+
+    source = ("def tile(line):\n"
+              "    if line == 0:\n"
+              "        cite('duel.a.b')\n"
+              "    # rule: duel.a.c\n"
+              "    while line < 6:\n"
+              "        line += 1\n"
+              "    # end: duel.a.c\n"
+              "    return line\n")
+    owner = clause_lines(source, {"duel.a.b": "duel.a.b", "duel.a.c": "duel.a.c"})
+    assert owner[5] == owner[6] == {"duel.a.c"} and owner[3] == {"duel.a.b"} and 8 not in owner

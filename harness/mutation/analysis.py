@@ -156,8 +156,7 @@ def verdicts(root: Path, catalogue: Catalogue, plans: Mapping[str, ClausePlan], 
         rows = entry["mutants"]
         equivalent = [r for r in rows if (cid, diff_key(cid, r["diff"])) in equivalents]
         counted = [r for r in rows if r not in equivalent]
-        killed = [r for r in counted if r["status"] == "killed" or
-                  (r["status"] == "timeout" and r.get("killer") == "pytest-timeout")]
+        killed = [r for r in counted if r["status"] == "killed"]      # a clock's verdict is no kill
         survivors = tuple(dict(r, key=diff_key(cid, r["diff"])) for r in counted if r not in killed)
         if not rows:
             status = "no-mutants"
@@ -165,4 +164,19 @@ def verdicts(root: Path, catalogue: Catalogue, plans: Mapping[str, ClausePlan], 
             status = "guarded" if not survivors else "unguarded"
         out[cid] = ClauseVerdict(cid, status, len(killed), len(counted), len(equivalent), survivors,
                                  tuple(entry.get("tests", ())))
+    return out
+
+
+def orphaned_equivalents(root: Path, plans: Mapping[str, ClausePlan], stored: Mapping[str, Any]) -> list[Equivalent]:
+    """Reviewed equivalents that match no mutant of their clause's current results: the code they were
+    reviewed against changed, so the entry must be re-reviewed (or removed)."""
+    entries = stored.get("clauses", {})
+    out = []
+    for (cid, key), eq in sorted(load_equivalents(root).items()):
+        entry = entries.get(cid)
+        if cid not in plans:
+            out.append(eq)
+        elif entry is not None and entry.get("hash") == plans[cid].hash and \
+                key not in {diff_key(cid, r["diff"]) for r in entry["mutants"]}:
+            out.append(eq)
     return out

@@ -3,7 +3,9 @@
 A statement that names a clause id (a `cite("...")`, a `cite_alternative("point", ...)`, a refusal
 `return ("clause", why)`, an event naming its clause) starts that clause's *segment*: it governs
 the statements after it in the same block, until the next statement that names a clause, the end
-of the block, or an explicit end marker comment `# end: CLAUSE-ID`. Nested blocks inherit the
+of the block, or an explicit end marker comment `# end: CLAUSE-ID`; a comment `# rule: CLAUSE-ID` right
+above a statement makes it name the clause (for code that implements a rule without citing it, such as
+the loop that gives an order). Nested blocks inherit the
 segment they sit in unless they name clauses of their own. An `if`/`while` whose block opens with a
 citation also gives its condition to that clause (the condition decides whether the rule applies).
 
@@ -23,6 +25,9 @@ import attrs
 # clauses that refuse them, the registry of interpretation points), not the site of one rule.
 TABLE_SIZE = 4
 END_MARKER = re.compile(r"#\s*end:\s*([a-z0-9.-]+)")
+# A comment `# rule: CLAUSE-ID` right above a statement makes the statement name that clause, for code
+# that implements a rule without calling `cite` itself (a loop that gives the order of the rule).
+RULE_MARKER = re.compile(r"^\s*#\s*rule:\s*([a-z0-9.-]+)\s*$")
 
 
 @attrs.frozen
@@ -93,6 +98,17 @@ class _Walker:
         for line in range(first, last + 1):
             self.owner.setdefault(line, set()).update(clauses)
 
+    def marked(self, line: int) -> set[str]:
+        """Clauses named by `# rule:` comments on the lines right above `line`."""
+        out: set[str] = set()
+        above = line - 1
+        while 0 < above <= len(self.lines) and self.lines[above - 1].lstrip().startswith("#"):
+            m = RULE_MARKER.match(self.lines[above - 1])
+            if m and self.resolve.get(m[1]):
+                out.add(self.resolve[m[1]])
+            above -= 1
+        return out
+
     def ended(self, after: int, before: int, current: set[str]) -> set[str]:
         """Clauses whose explicit end marker lies between two statements."""
         gone: set[str] = set()
@@ -112,6 +128,7 @@ class _Walker:
             direct = self.named(_header_nodes(st))
             if len(direct) >= TABLE_SIZE:       # a table naming many clauses routes, it is no rule site
                 direct = set()
+            direct |= self.marked(st.lineno)
             if direct:
                 current = direct
             first, last = _header_lines(st)

@@ -21,6 +21,7 @@ from typing import Any
 
 from harness.mutation.hotswap import ImportCalls, hot_swap
 
+TIME_MARKS = ("TimeBudgetExceeded", "Timeout >", "Failed: Timeout")
 PROJECT_PACKAGES = ("spec", "model", "properties", "harness", "tests", "conftest")
 
 
@@ -29,10 +30,16 @@ class FirstFailure:
 
     def __init__(self) -> None:
         self.nodeid: str | None = None
+        self.out_of_time = False
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         if report.failed and self.nodeid is None:
             self.nodeid = report.nodeid
+            text = getattr(report, "longreprtext", "") or ""
+            # A test stopped by a clock (the watchdog's time budget, pytest-timeout) says nothing about
+            # the mutant on a busy machine: that is a timeout, not a kill. The step bound (Livelock)
+            # is deterministic and does count.
+            self.out_of_time = any(mark in text for mark in TIME_MARKS)
 
     def pytest_collectreport(self, report: Any) -> None:
         if report.failed and self.nodeid is None:
@@ -80,7 +87,8 @@ def _child(request: dict[str, Any], result_fd: int, calls: ImportCalls | None) -
     plugin = FirstFailure()
     code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "--clause-json=", *request["tests"]],
                        plugins=[plugin])
-    os.write(result_fd, json.dumps({"code": int(code), "killer": plugin.nodeid, "swapped": swapped}).encode())
+    os.write(result_fd, json.dumps({"code": int(code), "killer": plugin.nodeid, "swapped": swapped,
+                                    "out_of_time": plugin.out_of_time}).encode())
     os._exit(0)
 
 
@@ -133,6 +141,9 @@ def serve() -> None:
             code = result["code"]
             if code == 0:
                 reply = {"status": "survived", "killer": None, "seconds": seconds}
+            elif code in (1, 2, 3) and result.get("out_of_time"):
+                reply = {"status": "timeout", "killer": f"time budget ran out in {result['killer']}",
+                         "seconds": seconds}
             elif code in (1, 2, 3):
                 reply = {"status": "killed", "killer": result["killer"] or f"pytest exit {code}", "seconds": seconds}
             else:

@@ -15,6 +15,8 @@ def why_illegal(state: AzulState, rules: Ruleset, a: Action) -> Refusal | None:
     if state.phase == OVER:
         return "azul.end.trigger", "the game is over"
     if state.to_move == NOBODY and state.phase != TILING:
+        if not state.tiles_on_offer() and (any(state.bag) or any(state.lid)):
+            return "azul.end.trigger", "no tile can ever reach a wall again: nobody can act (stalled)"
         return "azul.prep.partial-fill", "no tiles can come out this round: nobody can act (stalled)"
     if a.kind is Kind.WALL:
         if not rules.gray:

@@ -4,6 +4,7 @@ preparation (refill, marker to the centre)."""
 from __future__ import annotations
 
 from model.azul.colours import MARKER
+from model.azul.dead_game import walls_can_change
 from model.azul.ruleset import Ruleset
 from model.azul.scoring import floor_penalty
 from model.azul.state import CENTRE, NOBODY, OFFER, OVER, AzulState
@@ -25,6 +26,10 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
     if ending:
         cite("azul.end.trigger")
         end_game(state, events)
+        return
+    # Nothing free at all (bag and lid empty) is azul.prep.empty-round's case, decided below.
+    if (any(state.bag) or any(state.lid)) and not walls_can_change(state, rules):
+        dead_game(state, rules, events)
         return
     cite("azul.prep.continue")
     state.round += 1
@@ -89,6 +94,23 @@ def empty_round(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
         return
     cite_alternative("azul.prep.empty-round", "end-game")
     events.append(Event("empty-round", "azul.prep.partial-fill", detail=f"round {state.round} has no tiles: the game ends"))
+    end_game(state, events)
+
+
+def dead_game(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
+    """No tile can ever reach a wall again (model.azul.dead_game), so no row can ever be completed:
+    checked after each round's floor scoring, before the next round is prepared."""
+    cite("azul.end.trigger")
+    if rules.stall_on_dead:
+        cite_alternative("azul.end.dead-game", "stall")
+        state.phase = OFFER
+        state.to_move = NOBODY
+        events.append(Event("stall", "azul.end.trigger",
+                            detail=f"after round {state.round} no tile can ever reach a wall: stalled"))
+        return
+    cite_alternative("azul.end.dead-game", "end-game")
+    events.append(Event("dead-game", "azul.end.trigger",
+                        detail=f"after round {state.round} no tile can ever reach a wall: the game ends"))
     end_game(state, events)
 
 

@@ -27,6 +27,7 @@ IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "azul.lines.full-line-choice": ("refused", "allowed"),
     "azul.lines.voluntary-split": ("all-or-floor", "voluntary-split"),
     "azul.setup.starter-choice": ("first-seat", "by-chance"),
+    "azul.end.dead-game": ("end-game", "stall"),
 }
 DEFAULTS: dict[str, str] = {k: v[0] for k, v in IMPLEMENTED.items()}
 WALL_SIDES: tuple[str, ...] = ("coloured", "gray")
@@ -48,6 +49,7 @@ class Ruleset:
     full_line_allowed: bool = attrs.field(init=False, eq=False, repr=False)
     voluntary_split: bool = attrs.field(init=False, eq=False, repr=False)
     starter_by_chance: bool = attrs.field(init=False, eq=False, repr=False)
+    stall_on_dead: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         c = self.choices
@@ -63,6 +65,7 @@ class Ruleset:
         set_(self, "full_line_allowed", c["azul.lines.full-line-choice"] == "allowed")
         set_(self, "voluntary_split", c["azul.lines.voluntary-split"] == "voluntary-split")
         set_(self, "starter_by_chance", c["azul.setup.starter-choice"] == "by-chance")
+        set_(self, "stall_on_dead", c["azul.end.dead-game"] == "stall")
 
     def choice(self, interp_id: str) -> str:
         return self.choices[interp_id]

@@ -16,6 +16,17 @@ def column_has_colour(wall: list[int], col: int, colour: int) -> bool:
     return colour in wall[col::ROWS]
 
 
+def free_columns(wall: list[int], row: int, colour: int, gray: bool) -> list[int]:
+    """allowed_columns without citing: for questions about the position (azul.end.dead-game)."""
+    base = row * ROWS
+    if not gray:
+        col = printed_column(row, colour)
+        return [col] if wall[base + col] == EMPTY else []
+    if colour in wall[base:base + ROWS]:
+        return []
+    return [c for c in range(ROWS) if wall[base + c] == EMPTY and colour not in wall[c::ROWS]]
+
+
 def allowed_columns(wall: list[int], row: int, colour: int, gray: bool) -> list[int]:
     """The columns of `row` where a `colour` tile may be placed now (empty list: no valid space)."""
     base = row * ROWS

@@ -13,6 +13,7 @@ from model.duel.state import Player
 def bonus_options(pl: Player, colour: int, missing: int, tables: ComponentTables) -> list[tuple[int, ...]]:
     """Every set of chips (sorted id tuples) that replaces `missing` tiles of `colour`: each tile
     needs two chips showing the colour or any three chips (duel.bonus.complete-line)."""
+    # rule: duel.bonus.complete-line
     chips = pl.chips
     out: list[tuple[int, ...]] = []
     for size in range(2 * missing, 3 * missing + 1):
@@ -28,6 +29,7 @@ def bonus_options(pl: Player, colour: int, missing: int, tables: ComponentTables
 def has_bonus_option(pl: Player, colour: int, missing: int, tables: ComponentTables) -> bool:
     """Whether any chip set can replace `missing` tiles: k matching pairs and missing-k triples need
     2k chips showing the colour and 2k + 3(missing - k) chips in all."""
+    # rule: duel.bonus.complete-line
     chips = pl.chips
     n = len(chips)
     if n < 2 * missing:
@@ -38,6 +40,7 @@ def has_bonus_option(pl: Player, colour: int, missing: int, tables: ComponentTab
 
 def bonus_valid(pl: Player, colour: int, missing: int, ids: tuple[int, ...],
                 tables: ComponentTables) -> str | None:
+    # rule: duel.bonus.complete-line
     def chip_colours(c: int) -> tuple[int, ...]:
         return tables.chips[c - 1].colours
     if len(set(ids)) != len(ids) or any(i not in pl.chips for i in ids):

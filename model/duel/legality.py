@@ -90,6 +90,8 @@ class Legality(GameBase):
         if k is Kind.SUN:
             f, c = args
             fac_sun = s.large.sun if f == 0 else (s.small[f - 1].sun if 1 <= f <= 4 else None)
+            if not 0 <= c < len(COLOURS):
+                return "duel.acquire.sun.take-colour", f"colour {c} is not one of the {len(COLOURS)} colours"
             if fac_sun is None or not fac_sun[c]:
                 return "duel.acquire.sun.take-colour", f"no {COLOURS[c]} tile on that Factory's sun"
             return None
@@ -100,6 +102,8 @@ class Legality(GameBase):
             return None
         if k is Kind.MOON:
             c = args[0]
+            if not 0 <= c < len(COLOURS):
+                return "duel.acquire.moon.take-colour", f"colour {c} is not one of the {len(COLOURS)} colours"
             if s.large.moon[c] or any(f.moon and f.moon[-1] == c for f in s.small):
                 return None
             if any(c in f.moon for f in s.small):

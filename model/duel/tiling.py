@@ -35,6 +35,7 @@ class Tiling(GameBase):
             counts, colours = pl.line_count, pl.line_colour
             if line == 0 and stage == 0:
                 cite("duel.tiling.top-to-bottom")
+            # rule: duel.tiling.top-to-bottom
             while line < 6:
                 count = counts[line]
                 if count == 0:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import attrs
 
 from model.azul.colours import COLOURS, EMPTY, MARKER, NUM_COLOURS, ROWS, TILES_PER_COLOUR, printed_colour
+from model.azul.dead_game import walls_can_change
 from model.azul.game import Game
 from model.azul.state import CENTRE, FLOOR_SPACES, NOBODY, OFFER, OVER, TILING
 
@@ -128,8 +129,27 @@ def end_condition(game: Game) -> list[str]:
                 for i, b in enumerate(s.boards) if s.phase == OFFER and any(b.row_full(r) for r in range(ROWS))]
     if any(b.row_full(r) for b in s.boards for r in range(ROWS)):
         return []
-    if any(s.bag) or any(s.lid) or s.tiles_on_offer():
-        return ["the game is over without a complete wall row while tiles could still come out"]
+    if s.tiles_on_offer():
+        return ["the game is over without a complete wall row while tiles are on offer"]
+    if (any(s.bag) or any(s.lid)) and walls_can_change(s, game.rules):
+        return ["the game is over without a complete wall row while a wall could still change"]
+    return []
+
+
+def stall(game: Game) -> list[str]:
+    """A stalled game is one of the two stalls the alternatives allow, never a live position."""
+    s = game.state
+    if not game.is_stalled:
+        return []
+    if s.tiles_on_offer():
+        return [f"round {s.round} is stalled with tiles on offer"]
+    if any(s.bag) or any(s.lid):
+        if not game.rules.stall_on_dead:
+            return ["stalled with free tiles, though azul.end.dead-game=end-game"]
+        if walls_can_change(s, game.rules):
+            return ["stalled with free tiles while a wall could still change"]
+    elif not game.rules.stall_on_empty:
+        return ["stalled with nothing free, though azul.prep.empty-round=end-game"]
     return []
 
 
@@ -144,6 +164,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("marker", ("azul.invariant.marker", "azul.component.starting-marker"), marker),
     Invariant("round-end", ("azul.invariant.round-end", "azul.offer.end"), round_end, physical=False),
     Invariant("end-condition", ("azul.end.trigger", "azul.prep.partial-fill"), end_condition, physical=False),
+    Invariant("stall", ("azul.end.trigger", "azul.prep.partial-fill"), stall, physical=False),
 )
 
 

@@ -69,12 +69,3 @@ def end_offer(g: Game, colour: int = BLACK, line: int = 5) -> list[Event]:
     s.factories[0][colour] = 1
     s.bag[colour] -= 1
     return play(g, f"take F1 {COLOURS[colour]} line {line}")
-
-
-def asserts(*clause_ids: str):  # type: ignore[no-untyped-def]
-    """The classic clause ids a test asserts. Not the `clause` marker yet: the pytest plugin checks
-    markers against the Duel catalogue only (until spec/azul is loaded through a game registry)."""
-    def mark(fn):  # type: ignore[no-untyped-def]
-        fn.azul_clauses = clause_ids
-        return fn
-    return mark

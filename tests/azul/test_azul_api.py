@@ -13,7 +13,7 @@ from model.azul import IMPLEMENTED, NotationError, Ruleset, RulesetError, format
 from model.azul.colours import MARKER
 from model.azul.universe import candidate_actions
 from properties.azul.invariants import INVARIANTS, check_all
-from tests.azul.helpers import BLUE, RED, asserts, bare, set_line, settle
+from tests.azul.helpers import BLUE, RED, bare, set_line, settle
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,8 +49,10 @@ def test_ruleset_names_are_checked() -> None:
     assert Ruleset.build({"azul.prep.empty-round": "stall"}).overrides == {"azul.prep.empty-round": "stall"}
 
 
-@asserts("azul.setup.factory-count", "azul.setup.fill-factories", "azul.setup.first-player", "azul.setup.bag",
-         "azul.offer.marker-to-centre")
+@pytest.mark.clause(
+    "azul.setup.factory-count", "azul.setup.fill-factories", "azul.setup.first-player", "azul.setup.bag",
+    "azul.offer.marker-to-centre"
+)
 @pytest.mark.parametrize(("players", "factories"), [(2, 5), (3, 7), (4, 9)])
 def test_setup(players: int, factories: int) -> None:
     g = new_game(players, seed=3)
@@ -73,6 +75,7 @@ def test_every_invariant_catches_a_broken_state() -> None:
         "marker": lambda g: g.state.boards[0].floor.append(MARKER),
         "round-end": lambda g: [f.__setitem__(slice(None), [0] * 5) for f in g.state.factories],
         "end-condition": lambda g: setattr(g.state, "phase", "over"),
+        "stall": lambda g: setattr(g.state, "to_move", -1),
     }
     assert set(broken) == {inv.name for inv in INVARIANTS}
     for inv in INVARIANTS:

@@ -7,7 +7,7 @@ import pytest
 
 from model.azul import IMPLEMENTED, IllegalAction, parse_action
 from model.azul.colours import MARKER, ROWS
-from tests.azul.helpers import BLACK, BLUE, RED, TURQUOISE, YELLOW, asserts, bare, end_offer, play, set_line, settle
+from tests.azul.helpers import BLACK, BLUE, RED, TURQUOISE, YELLOW, bare, end_offer, play, set_line, settle
 
 
 def refusal(g, text: str) -> str:  # type: ignore[no-untyped-def]
@@ -20,7 +20,7 @@ def refusal(g, text: str) -> str:  # type: ignore[no-untyped-def]
     return exc.value.clause
 
 
-@asserts("azul.offer.first-from-centre", "azul.offer.marker-on-full-floor")
+@pytest.mark.clause("azul.offer.first-from-centre")
 @pytest.mark.parametrize("alt", IMPLEMENTED["azul.offer.marker-on-full-floor"])
 def test_marker_on_a_full_floor(alt: str) -> None:
     g = bare(interpretations={"azul.offer.marker-on-full-floor": alt})
@@ -41,7 +41,7 @@ def test_marker_on_a_full_floor(alt: str) -> None:
     assert s.starter == 0 and s.to_move == 0 and s.marker == -1
 
 
-@asserts("azul.prep.refill", "azul.offer.marker-untaken")
+@pytest.mark.clause("azul.prep.refill")
 @pytest.mark.parametrize(("alt", "starter"), [("same-starter", 1), ("next-clockwise", 2)])
 def test_marker_untaken(alt: str, starter: int) -> None:
     g = bare(players=3, first=1, interpretations={"azul.offer.marker-untaken": alt})
@@ -53,7 +53,7 @@ def test_marker_untaken(alt: str, starter: int) -> None:
     assert s.starter == starter and s.to_move == starter
 
 
-@asserts("azul.prep.partial-fill", "azul.prep.empty-round")
+@pytest.mark.clause("azul.prep.partial-fill")
 @pytest.mark.parametrize("alt", IMPLEMENTED["azul.prep.empty-round"])
 def test_empty_round(alt: str) -> None:
     g = bare(players=3, interpretations={"azul.prep.empty-round": alt})
@@ -77,7 +77,7 @@ def gray_blocked_row() -> dict[int, int]:
     return {4: RED, 5: BLUE, 6: YELLOW, 7: BLACK, 8: TURQUOISE}
 
 
-@asserts("azul.lines.wall-has-colour", "azul.gray.unplaceable-line", "azul.wall.no-space")
+@pytest.mark.clause("azul.lines.wall-has-colour", "azul.wall.no-space")
 @pytest.mark.parametrize("alt", IMPLEMENTED["azul.gray.unplaceable-line"])
 def test_gray_unplaceable_line(alt: str) -> None:
     g = bare(wall="gray", interpretations={"azul.gray.unplaceable-line": alt})
@@ -98,7 +98,9 @@ def test_gray_unplaceable_line(alt: str) -> None:
     assert b.score == 10 - 2                         # 2 floor tiles
 
 
-@asserts("azul.gray.free-placement", "azul.gray.column-unique", "azul.gray.row-unique", "azul.wall.top-to-bottom")
+@pytest.mark.clause(
+    "azul.gray.free-placement", "azul.gray.column-unique", "azul.gray.row-unique", "azul.wall.top-to-bottom"
+)
 def test_gray_wall_asks_where_and_keeps_columns_unique() -> None:
     g = bare(wall="gray")
     s = g.state
@@ -121,7 +123,7 @@ def test_gray_wall_asks_where_and_keeps_columns_unique() -> None:
     assert s.round == 2 and s.phase == "offer"
 
 
-@asserts("azul.gray.free-placement")
+@pytest.mark.clause("azul.gray.free-placement")
 def test_gray_wall_with_one_space_places_without_asking() -> None:
     g = bare(wall="gray")
     s = g.state
@@ -135,7 +137,7 @@ def test_gray_wall_with_one_space_places_without_asking() -> None:
     assert g.is_over
 
 
-@asserts("azul.gray.row-unique", "azul.lines.wall-has-colour")
+@pytest.mark.clause("azul.gray.row-unique", "azul.lines.wall-has-colour")
 def test_gray_row_already_holding_the_colour_is_refused() -> None:
     g = bare(wall="gray")
     s = g.state
@@ -146,8 +148,10 @@ def test_gray_row_already_holding_the_colour_is_refused() -> None:
     assert g.why_illegal(parse_action("take F1 red line 2")) is None
 
 
-@asserts("azul.lines.wall-has-colour", "azul.lines.same-colour", "azul.lines.capacity", "azul.offer.take-factory",
-         "azul.offer.take-centre", "azul.setup.factory-count", "azul.offer.actions")
+@pytest.mark.clause(
+    "azul.lines.wall-has-colour", "azul.lines.same-colour", "azul.lines.capacity", "azul.offer.take-factory",
+    "azul.offer.take-centre", "azul.setup.factory-count", "azul.offer.actions"
+)
 def test_illegal_takes_name_their_clause() -> None:
     g = bare()
     s = g.state
@@ -171,7 +175,7 @@ def test_illegal_takes_name_their_clause() -> None:
     assert g.why_illegal(parse_action("take F1 blue floor")) is None
 
 
-@asserts("azul.prep.bag-from-lid", "azul.prep.partial-fill", "azul.prep.refill")
+@pytest.mark.clause("azul.prep.bag-from-lid", "azul.prep.partial-fill", "azul.prep.refill")
 def test_refill_from_the_lid_then_partly() -> None:
     g = bare()
     s = g.state
@@ -189,7 +193,7 @@ def test_refill_from_the_lid_then_partly() -> None:
     assert [sum(f) for f in s.factories] == [4, 1, 0, 0, 0] and s.round == 2
 
 
-@asserts("azul.end.trigger", "azul.end.final-floor")
+@pytest.mark.clause("azul.end.trigger")
 @pytest.mark.parametrize(("alt", "score"), [("scored", 10 - 4 + 2), ("skipped", 10 + 2)])
 def test_final_floor(alt: str, score: int) -> None:
     g = bare(interpretations={"azul.end.final-floor": alt})
@@ -202,7 +206,7 @@ def test_final_floor(alt: str, score: int) -> None:
     assert g.is_over and b.score == score
 
 
-@asserts("azul.floor.marker-kept", "azul.floor.marker-cost", "azul.offer.first-from-centre")
+@pytest.mark.clause("azul.floor.marker-kept", "azul.offer.first-from-centre")
 @pytest.mark.parametrize(("alt", "at_pick", "at_floor"), [
     ("space-value", 0, 1 + 1 + 2), ("one-point", 0, 1 + 1 + 1), ("one-point-at-pick", 1, 1 + 1)])
 def test_marker_cost(alt: str, at_pick: int, at_floor: int) -> None:
@@ -220,7 +224,7 @@ def test_marker_cost(alt: str, at_pick: int, at_floor: int) -> None:
     assert b.score == 10 - at_pick + 1 - at_floor    # +1: the red tile on line 1 was tiled
 
 
-@asserts("azul.lines.capacity", "azul.lines.full-line-choice")
+@pytest.mark.clause("azul.lines.capacity")
 @pytest.mark.parametrize("alt", IMPLEMENTED["azul.lines.full-line-choice"])
 def test_full_line_choice(alt: str) -> None:
     g = bare(interpretations={"azul.lines.full-line-choice": alt})
@@ -238,7 +242,7 @@ def test_full_line_choice(alt: str) -> None:
     assert b.line_count[1] == 2 and b.floor == [RED] * 3
 
 
-@asserts("azul.lines.to-floor", "azul.lines.one-line", "azul.lines.voluntary-split")
+@pytest.mark.clause("azul.lines.to-floor", "azul.lines.one-line")
 @pytest.mark.parametrize("alt", IMPLEMENTED["azul.lines.voluntary-split"])
 def test_voluntary_split(alt: str) -> None:
     g = bare(interpretations={"azul.lines.voluntary-split": alt})
@@ -258,7 +262,7 @@ def test_voluntary_split(alt: str) -> None:
     assert b.line_count[3] == 1 and b.floor == [RED, RED]
 
 
-@asserts("azul.setup.first-player", "azul.setup.starter-choice")
+@pytest.mark.clause("azul.setup.first-player")
 def test_starter_choice() -> None:
     from model.azul import new_game
     assert {new_game(3, seed=k).current_player for k in range(30)} == {0}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from model.azul.colours import MARKER, ROWS
-from tests.azul.helpers import asserts, BLACK, BLUE, RED, YELLOW, bare, end_offer, play, printed, set_line, settle
+from tests.azul.helpers import BLACK, BLUE, RED, YELLOW, bare, end_offer, play, printed, set_line, settle
 
 SINGLE_AXIS = "azul.score.single-axis"
 
@@ -23,33 +23,35 @@ def tile_line_one(neighbours: list[tuple[int, int]], alt: str = "skip-single") -
     return b.score - before
 
 
-@asserts("azul.score.isolated")
+@pytest.mark.clause("azul.score.isolated")
 @pytest.mark.parametrize("alt", ["skip-single", "count-both"])
 def test_isolated_tile_scores_one(alt: str) -> None:
     assert tile_line_one([], alt) == 1
 
 
-@asserts("azul.score.row-run", "azul.score.single-axis")
+@pytest.mark.clause("azul.score.row-run", "azul.score.column-run")
 def test_row_run_only() -> None:
     assert tile_line_one([(0, 1), (0, 2)]) == 3
     assert tile_line_one([(0, 1), (0, 2), (0, 4)]) == 3          # the gap ends the run
     assert tile_line_one([(0, 1), (0, 2)], "count-both") == 4    # the lone column counts 1
 
 
-@asserts("azul.score.column-run", "azul.score.single-axis")
+@pytest.mark.clause("azul.score.column-run")
 def test_column_run_only() -> None:
     assert tile_line_one([(1, 0), (2, 0)]) == 3
     assert tile_line_one([(1, 0), (2, 0)], "count-both") == 4
 
 
-@asserts("azul.score.row-run", "azul.score.column-run")
+@pytest.mark.clause("azul.score.row-run", "azul.score.column-run")
 @pytest.mark.parametrize("alt", ["skip-single", "count-both"])
 def test_row_and_column_both_count_the_new_tile(alt: str) -> None:
     assert tile_line_one([(0, 1), (1, 0), (2, 0)], alt) == 2 + 3
 
 
-@asserts("azul.wall.move-rightmost", "azul.wall.discard-rest", "azul.wall.incomplete-stay",
-                    "azul.wall.top-to-bottom")
+@pytest.mark.clause(
+    "azul.wall.move-rightmost", "azul.wall.discard-rest", "azul.wall.incomplete-stay",
+    "azul.wall.top-to-bottom"
+)
 def test_complete_lines_move_one_tile_rest_to_lid_incomplete_stay() -> None:
     g = bare()
     b = g.state.boards[0]
@@ -64,7 +66,7 @@ def test_complete_lines_move_one_tile_rest_to_lid_incomplete_stay() -> None:
     assert b.score == 1
 
 
-@asserts("azul.floor.penalties", "azul.floor.discard")
+@pytest.mark.clause("azul.floor.penalties", "azul.floor.discard")
 @pytest.mark.parametrize(("n", "total"), [(1, 1), (2, 2), (3, 4), (4, 6), (5, 8), (6, 11), (7, 14)])
 def test_floor_penalties(n: int, total: int) -> None:
     g = bare()
@@ -78,7 +80,7 @@ def test_floor_penalties(n: int, total: int) -> None:
     assert b.floor == [] and g.state.lid[RED] == lid + n
 
 
-@asserts("azul.floor.overflow-lid", "azul.lines.to-floor", "azul.floor.capacity")
+@pytest.mark.clause("azul.floor.overflow-lid", "azul.lines.to-floor", "azul.floor.capacity")
 def test_excess_to_floor_and_full_floor_to_lid() -> None:
     g = bare()
     s = g.state
@@ -95,7 +97,7 @@ def test_excess_to_floor_and_full_floor_to_lid() -> None:
     assert s.lid[RED] == lid + 1
 
 
-@asserts("azul.score.floor")
+@pytest.mark.clause("azul.score.floor")
 def test_score_never_below_zero() -> None:
     g = bare()
     b = g.state.boards[0]
@@ -106,7 +108,7 @@ def test_score_never_below_zero() -> None:
     assert b.score == 0
 
 
-@asserts("azul.end.bonus-row", "azul.end.bonus-column", "azul.end.bonus-colour", "azul.end.trigger")
+@pytest.mark.clause("azul.end.bonus-row", "azul.end.bonus-column", "azul.end.bonus-colour", "azul.end.trigger")
 def test_end_bonuses() -> None:
     g = bare()
     b = g.state.boards[0]
@@ -122,7 +124,7 @@ def test_end_bonuses() -> None:
     assert g.state.boards[1].score == 0
 
 
-@asserts("azul.end.trigger")
+@pytest.mark.clause("azul.end.trigger")
 def test_game_ends_only_after_the_round_is_tiled() -> None:
     g = bare()
     b = g.state.boards[0]
@@ -138,7 +140,7 @@ def test_game_ends_only_after_the_round_is_tiled() -> None:
     assert g.legal_actions() == []
 
 
-@asserts("azul.end.winner", "azul.end.tie-break", "azul.end.shared-win")
+@pytest.mark.clause("azul.end.winner", "azul.end.tie-break", "azul.end.shared-win")
 def test_winner_tie_break_and_shared_win() -> None:
     def finish(scores: list[int], rows: list[int]) -> tuple[tuple[int, ...], str]:
         """Scores before the end bonuses (+2 per complete row); `rows` complete rows each."""
@@ -169,7 +171,7 @@ def test_returns_of_a_shared_win() -> None:
     assert g.returns() == (0.0, 0.0, 0.0, 0.0)
 
 
-@asserts("azul.offer.first-from-centre", "azul.floor.marker-kept", "azul.offer.marker-to-centre")
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.floor.marker-kept", "azul.offer.marker-to-centre")
 def test_marker_taken_first_from_centre_costs_and_starts_next_round() -> None:
     g = bare(players=3, first=0)
     s = g.state

@@ -1,0 +1,62 @@
+"""Can any wall still change? The decidable condition behind azul.end.dead-game.
+
+Only a completed pattern line moves a tile to a wall, so a wall can change again only if some
+player's line r can still be completed with a colour c that row r of their wall can take. The
+tiles that can still reach a line are the *free* ones (bag, box lid, factories, centre, floor
+lines: floors go to the lid every round) plus those already on that line. Tiles on other lines are
+stuck, except that a line whose colour has no space left in its wall row (gray side) goes whole to
+the floor when it is completed, which frees its tiles (azul.wall.no-space) — possible only if
+enough free tiles of its colour remain to complete it, and only when such lines may still be
+filled (azul.gray.unplaceable-line=allowed). `walls_can_change` takes that release to a fixpoint
+(releases only ever add free tiles and empty lines), then asks whether any (player, row, colour)
+is completable. It is False exactly when no wall tile can ever be added again, so no row can ever
+be completed and the game can never end by azul.end.trigger; once False it stays False (free
+tiles then only circulate).
+
+A path that exists here needs the bag's draws and the players' choices to cooperate; the question
+is whether one exists. Bounded: at most players x 5 releases, each pass over players x 5 lines.
+"""
+
+from __future__ import annotations
+
+from model.azul.colours import EMPTY, MARKER, NUM_COLOURS, ROWS
+from model.azul.ruleset import Ruleset
+from model.azul.state import AzulState
+from model.azul.walls import free_columns
+
+
+def free_tiles(state: AzulState) -> list[int]:
+    """Tiles of each colour that can still be drawn or taken: bag, lid, factories, centre, floors."""
+    free = [state.bag[c] + state.lid[c] + state.centre[c] + sum(f[c] for f in state.factories)
+            for c in range(NUM_COLOURS)]
+    for board in state.boards:
+        for token in board.floor:
+            if token != MARKER:
+                free[token] += 1
+    return free
+
+
+def walls_can_change(state: AzulState, rules: Ruleset) -> bool:
+    free = free_tiles(state)
+    # (player, row) -> (colour, count) of every non-empty pattern line
+    lines = {(p, r): (b.line_colour[r], b.line_count[r]) for p, b in enumerate(state.boards)
+             for r in range(ROWS) if b.line_count[r]}
+    if not rules.refuse_unplaceable:
+        released = True
+        while released:                                  # at most players x 5 passes
+            released = False
+            for (p, r), (colour, count) in sorted(lines.items()):
+                unplaceable = not free_columns(state.boards[p].wall, r, colour, rules.gray)
+                if unplaceable and free[colour] >= r + 1 - count:
+                    free[colour] += count                # completed, then the whole line to the floor
+                    del lines[(p, r)]
+                    released = True
+    for p, board in enumerate(state.boards):
+        for r in range(ROWS):
+            held_colour, held = lines.get((p, r), (EMPTY, 0))
+            for colour in range(NUM_COLOURS):
+                if held and held_colour != colour:
+                    continue
+                if free[colour] >= r + 1 - held and free_columns(board.wall, r, colour, rules.gray):
+                    return True
+    return False
