@@ -358,8 +358,8 @@ def test_any_hand_built_action_is_refused_or_legal_never_a_crash() -> None:
     scenario file could) get a refusal naming a clause, never an exception; the state stays as it was."""
     import random
 
-    from model import new_game
-    from model.serialize import state_to_data
+    from model.duel import new_game
+    from model.duel.serialize import state_to_data
 
     rng = random.Random(7)
     for seed in (0, 1):
