@@ -43,8 +43,8 @@ class Program:
             "from model.chance import ScriptedChance\n"
             "from properties.azul import check_all\n\n"
             f"chance = ScriptedChance(tiles={list(self.tiles)!r}, first={self.first!r}, strict=True)\n"
-            f"g = new_game({self.players}, wall={self.wall!r}, interpretations={dict(sorted(self.overrides.items()))!r}, "
-            "chance=chance)\n"
+            f"g = new_game({self.players}, wall={self.wall!r},\n"
+            f"             interpretations={dict(sorted(self.overrides.items()))!r}, chance=chance)\n"
             f"for text in [\n{actions}]:\n"
             "    g.apply(parse_action(text))\n"
             "    assert not check_all(g), (text, check_all(g))\n")
