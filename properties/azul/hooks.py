@@ -12,6 +12,7 @@ from model.azul.phases import phase_graph
 from model.azul.start import WALL_SIDE
 from model.azul.universe import candidate_actions
 from model.events import Event
+from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
 from properties.azul.invariants import INVARIANTS
 
 Violation = tuple[str, str, str]
@@ -60,12 +61,17 @@ def candidates(game: Game) -> Sequence[Action]:
     return candidate_actions()
 
 
+# Rounds in which no wall changes have no bound from the rules (properties/azul/bounds.py): the
+# simulation's cap allows this many of them on top of the rounds that must change a wall.
+DEAD_ROUNDS_CAP = 100
+
+
 def step_bound(game: Game) -> int:
-    """The longest game the components allow: every round takes at least one tile off the 100, so
-    at most 100 rounds (a round with no tile to offer ends the game or stalls); a round is at most
-    one take per tile on offer (9 factories x 4) plus one wall choice per line and player."""
-    per_round = 9 * 4 + 5 * game.state.players
-    return 100 * per_round
+    """The watchdog's bound: at most `per_round_bound` actions a round, over the rounds in which a wall
+    gains a tile (bounded by the components) plus DEAD_ROUNDS_CAP rounds in which none does (no
+    rule bounds those: a driver cap, properties/azul/bounds.py)."""
+    players = game.state.players
+    return per_round_bound(players) * (wall_change_rounds_bound(players) + DEAD_ROUNDS_CAP)
 
 
 def format_tiles(tiles: Sequence[int]) -> str:
