@@ -118,3 +118,17 @@ def test_committed_phase_diagram_shows_every_edge_clause(name: str) -> None:
     for _, _, data in get_game(name).load("phase_graph")().edges(data=True):
         for clause in data["clauses"]:
             assert clause in svg, f"{path.name} lacks {clause}: run azul-rules graph --game {name}"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_shared_state_machine_plays_every_game(name: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """properties.machine drives any registered game: Hypothesis picks actions and chance, every
+    invariant after every step (a few short examples here; the profiles run more)."""
+    from hypothesis import HealthCheck, settings
+
+    from properties.machine import machine_for
+
+    case = machine_for({}, tmp_path, game=name).TestCase
+    case.settings = settings(max_examples=3, stateful_step_count=40, deadline=None, database=None,
+                             derandomize=True, suppress_health_check=list(HealthCheck))
+    case().runTest()
