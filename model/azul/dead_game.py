@@ -41,16 +41,31 @@ def walls_can_change(state: AzulState, rules: Ruleset) -> bool:
     # (player, row) -> (colour, count) of every non-empty pattern line
     lines = {(p, r): (b.line_colour[r], b.line_count[r]) for p, b in enumerate(state.boards)
              for r in range(ROWS) if b.line_count[r]}
-    if not rules.refuse_unplaceable:
-        released = True
-        while released:                                  # at most players x 5 passes
-            released = False
-            for (p, r), (colour, count) in sorted(lines.items()):
-                unplaceable = not free_columns(state.boards[p].wall, r, colour, rules.gray)
-                if unplaceable and free[colour] >= r + 1 - count:
-                    free[colour] += count                # completed, then the whole line to the floor
-                    del lines[(p, r)]
-                    released = True
+    if _some_line_completable(state, rules, free, lines):
+        return True                                      # the usual case: no release needed
+    if rules.refuse_unplaceable or not _release(state, rules, free, lines):
+        return False
+    return _some_line_completable(state, rules, free, lines)
+
+
+def _release(state: AzulState, rules: Ruleset, free: list[int], lines: dict[tuple[int, int], tuple[int, int]]) -> bool:
+    """Free the tiles of every line with no wall space that can be completed, to a fixpoint (at most
+    players x 5 passes); True if any was freed."""
+    any_released = False
+    released = True
+    while released:
+        released = False
+        for (p, r), (colour, count) in sorted(lines.items()):
+            unplaceable = not free_columns(state.boards[p].wall, r, colour, rules.gray)
+            if unplaceable and free[colour] >= r + 1 - count:
+                free[colour] += count                    # completed, then the whole line to the floor
+                del lines[(p, r)]
+                released = any_released = True
+    return any_released
+
+
+def _some_line_completable(state: AzulState, rules: Ruleset, free: list[int],
+                           lines: dict[tuple[int, int], tuple[int, int]]) -> bool:
     for p, board in enumerate(state.boards):
         for r in range(ROWS):
             held_colour, held = lines.get((p, r), (EMPTY, 0))

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from model.azul import IMPLEMENTED, Game, IllegalAction, new_game, parse_action
+from model.azul import IMPLEMENTED, Game, IllegalAction, new_game, parse_action, round_end
 from model.azul.dead_game import walls_can_change
+from model.azul.supply import fill_factories
 from model.azul.walls import complete_rows
 from properties.azul import check_all
 from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
@@ -173,3 +174,31 @@ def test_random_games_respect_the_step_bounds(players: int, wall: str, alt: str)
         assert g.is_over or g.is_stalled, f"seed {seed}: {steps} actions, round {g.state.round}"
         assert max(per_round) <= per_round_bound(players)
         assert changes <= wall_change_rounds_bound(players)
+
+
+@pytest.mark.clause("azul.end.trigger")
+def test_a_dead_position_really_never_changes_a_wall(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Soundness of the condition on the seed-88 position: with the check switched off, play on from
+    it (several random continuations, the floor-heavy and the line-heavy player): no wall changes."""
+    g = new_game(4, seed=88, wall="gray", interpretations={DEAD: "stall"})
+    random_play(g, random.Random(88), 3000)
+    assert g.is_stalled
+    monkeypatch.setattr(round_end, "walls_can_change", lambda state, rules: True)
+    dead = g.state
+    for seed in range(4):
+        h = new_game(4, seed=seed, wall="gray", interpretations={DEAD: "stall"})
+        h.state = dead.copy()
+        h.state.to_move = h.state.starter
+        round_end.next_starter(h.state, h.rules)
+        h.state.round += 1
+        fill_factories(h.state, h.chance, [], "azul.prep.refill")
+        round_end.start_round(h.state, [])
+        walls = [b.wall[:] for b in h.state.boards]
+        rng = random.Random(seed)
+        prefer_lines = seed % 2 == 1
+        for _ in range(600):
+            legal = h.legal_actions()
+            lines = [a for a in legal if not str(a).endswith("floor")]
+            h.apply(rng.choice(lines if prefer_lines and lines else legal))
+            assert [b.wall for b in h.state.boards] == walls
+        assert h.state.round > dead.round + 10 and not h.is_over

@@ -1,0 +1,284 @@
+"""Guarding tests for the Dome-tiling order (duel.tiling.top-to-bottom) and the Bonus-chip
+combinations (duel.bonus.complete-line) (issue 10).
+
+Each test pins down what a surviving planted rule bug in the tiling loop or the chip checks got
+wrong: which line is handled when, an empty line skipped, a complete line moved, an incomplete one
+staying, the chip decision offered only where chips can complete the line, the space decision, the
+second player after the first, the phase moving on after each decision. Hand-built positions,
+assertions on positions, pending decisions, refusals, events and scores.
+
+Every tiling run here goes through `bounded`: the design promises that the tiling cursor advances a
+line or a player on every pass (docs/design.md, Watchdogs), so a run that executes more than a few
+thousand statements of `_advance_tiling` in one call is a loop that never ends; `bounded` stops it
+deterministically with a `Livelock` (a step bound, not a clock) instead of letting the test hang.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from model import IllegalAction, parse_action
+from model.colours import EMPTY
+from properties.watchdog import Livelock
+from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, set_line, set_tiles, start_tiling
+
+# One pass of the tiling loop runs about 25 statements; 2 players x 6 lines is 12 passes. A bound 15
+# times larger still ends a runaway loop within milliseconds.
+TILING_STATEMENT_BOUND = 5_000
+
+
+@contextmanager
+def bounded(game: Any) -> Iterator[None]:
+    """Run Dome-tiling code with a statement bound on each `_advance_tiling` call (see module doc)."""
+    outer = sys.gettrace()
+
+    def tracer(frame: FrameType, event: str, arg: object) -> Any:
+        if event != "call" or frame.f_code.co_name != "_advance_tiling":
+            return None
+        steps = [0]
+
+        def count(frame: FrameType, event: str, arg: object) -> Any:
+            if event == "line":
+                steps[0] += 1
+                if steps[0] > TILING_STATEMENT_BOUND:
+                    raise Livelock(f"Dome-tiling ran past {TILING_STATEMENT_BOUND} statements in one call",
+                                   game.state.phase, steps[0], game.state.round)
+            return count
+        return count
+
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(outer)
+
+
+def tiled(setup: Callable[[Any], None], **overrides: str) -> tuple[Any, list]:
+    """A bare round-1 position (P1 starts, Factories emptied), `setup` applied, then Dome-tiling run
+    until the first decision or the next phase."""
+    g = bare(**overrides)
+    g.state.starter = 0
+    empty_table(g)
+    setup(g)
+    with bounded(g):
+        events = start_tiling(g)
+    return g, events
+
+
+def decide(g: Any, *moves: str) -> list:
+    with bounded(g):
+        return play(g, *moves)
+
+
+def give_chips(g: Any, who: int, *chips: int) -> None:
+    """Face-up Bonus chips in a player's storage, taken from the face-down supply."""
+    for chip in chips:
+        g.state.chip_supply.remove(chip)
+    g.state.players[who].chips = sorted(chips)
+
+
+def moves(events: list) -> list[tuple[int, str]]:
+    return [(e.player, e.detail) for e in events if e.clause == "duel.tiling.move-rightmost"]
+
+
+def line(g: Any, who: int, n: int) -> tuple[int, int]:
+    pl = g.state.players[who]
+    return pl.line_colour[n - 1], pl.line_count[n - 1]
+
+
+# --- the order of lines and players ----------------------------------------------------------------
+
+@pytest.mark.clause("duel.tiling.top-to-bottom", "duel.tiling.incomplete-stay")
+def test_an_incomplete_line_stays_and_the_second_player_is_tiled_after_the_first() -> None:
+    """P1: line 1 empty, line 2 one black tile with a free black space (incomplete: it stays, no
+    chips). P2: lines 1-2 empty, line 3 two reds and three chips that can complete it: the chip
+    decision is P2's, for line 3, only after P1's lines are done. Empty lines are never offered chips."""
+    def setup(g: Any) -> None:
+        put_plate(g, 0, 0, 2)                  # P1 row 1: wild, blue / row 2: turquoise, black
+        set_line(g, 0, 2, K, 1)
+        put_plate(g, 1, 3, 3)                  # P2 row 3: turquoise, red
+        set_line(g, 1, 3, R, 2)
+        give_chips(g, 1, 4, 5, 6)              # C04 blue/red, C05 red, C06 red/turquoise
+
+    g, events = tiled(setup)
+    p = g.state.pending
+    assert (p.kind, p.player, p.data) == ("bonus", 1, (2,)), "P2 decides on chips for line 3"
+    assert g.current_player == 1
+    assert line(g, 0, 2) == (K, 1) and g.state.players[0].dome_tile[7] == EMPTY, "P1's line 2 stays"
+    assert moves(events) == []
+
+
+@pytest.mark.clause("duel.tiling.top-to-bottom", "duel.tiling.move-rightmost")
+@pytest.mark.parametrize("first", ["only-space", "choice"])
+def test_lines_are_tiled_from_the_top_down_to_the_sixth(first: str) -> None:
+    """Lines 1, 2 and 6 complete, 3-5 empty: the tiles move in line order, line 6 last, whether line 1
+    moves to its only space or waits for the player's choice of space."""
+    def setup(g: Any) -> None:
+        put_plate(g, 0, 0, 2)                  # row 1: wild, blue / row 2: turquoise, black
+        put_plate(g, 0, 6, 1)                  # row 6: turquoise, special
+        set_line(g, 0, 1, R if first == "only-space" else B, 1)
+        set_line(g, 0, 2, K, 2)
+        set_line(g, 0, 6, T, 6)
+
+    g, events = tiled(setup)
+    if first == "choice":
+        assert (g.state.pending.kind, g.state.pending.data) == ("tile", (0,))
+        events += decide(g, "tile 1")
+    colour = "red" if first == "only-space" else "blue"
+    assert moves(events) == [(0, f"{colour} to row 1 column 1"), (0, "black to row 2 column 2"),
+                             (0, "turquoise to row 6 column 1")]
+    pl = g.state.players[0]
+    assert pl.line_count == [0] * 6
+    assert g.state.phase == "acquisition" and g.state.round == 2, "the phase went on to round 2"
+
+
+@pytest.mark.clause("duel.tiling.top-to-bottom", "duel.bonus.complete-line")
+@pytest.mark.parametrize("decision", ["bonus C07+C08", "no-bonus"])
+@pytest.mark.parametrize("first", ["only-space", "choice"])
+def test_the_line_below_a_tiled_line_gets_its_chip_decision_and_the_phase_goes_on(first: str,
+                                                                                   decision: str) -> None:
+    """Line 1 complete (moves by itself or after the space choice) although P1 holds chips: no chip
+    decision for a complete line. Line 2 holds one black tile of two, and C07 (black/blue) + C08
+    (yellow/black) form a matching pair: the chip decision comes for line 2. Spending the chips moves
+    the line; declining keeps line and chips. Either way Dome-tiling then ends (round 2 begins)."""
+    def setup(g: Any) -> None:
+        put_plate(g, 0, 0, 2)                  # row 1: wild, blue / row 2: turquoise, black
+        set_line(g, 0, 1, R if first == "only-space" else B, 1)
+        set_line(g, 0, 2, K, 1)
+        give_chips(g, 0, 7, 8)
+
+    g, events = tiled(setup)
+    if first == "choice":
+        assert (g.state.pending.kind, g.state.pending.data) == ("tile", (0,))
+        events += decide(g, "tile 2")
+    p = g.state.pending
+    assert (p.kind, p.player, p.data) == ("bonus", 0, (1,)), "the chip decision is P1's, for line 2"
+    assert [str(a) for a in g.legal_actions()] == ["bonus C07+C08", "no-bonus"]
+    events += decide(g, decision)
+    pl = g.state.players[0]
+    if decision == "no-bonus":
+        assert line(g, 0, 2) == (K, 1) and pl.dome_tile[7] == EMPTY, "the incomplete line stays"
+        assert pl.chips == [7, 8] and pl.used_chips == []
+    else:
+        assert line(g, 0, 2) == (EMPTY, 0) and pl.dome_tile[7] == K, "the completed line moved"
+        assert pl.chips == [] and pl.used_chips == [7, 8]
+    assert len(moves(events)) == (2 if decision != "no-bonus" else 1)
+    assert g.state.pending is None and g.state.phase == "acquisition" and g.state.round == 2
+
+
+def _dead_band(g: Any) -> None:
+    """P1's top band is full: row 1 yellow, black | black, special | special, black (yellow taken);
+    row 2 turquoise, special | turquoise, red | red, blue. No red space in row 1, no yellow in row 2."""
+    put_plate(g, 0, 0, 1)
+    put_plate(g, 0, 1, 5)
+    put_plate(g, 0, 2, 7)
+    set_tiles(g, 0, {0: Y})
+
+
+@pytest.mark.clause("duel.tiling.top-to-bottom", "duel.tiling.unplaceable", "duel.bonus.complete-line")
+def test_under_complete_only_a_complete_dead_line_breaks_and_a_chip_completed_one_stays() -> None:
+    """Readings: chips may be spent on a line that cannot move (spend-anyway), and only complete lines
+    break when unplaceable (complete-only). Line 1 (one red, complete, no red space, band full)
+    breaks; line 2 (one yellow of two, no yellow space) gets chips C17+C20 (yellow, yellow), which
+    are used up, but chips are no tiles: the line is still incomplete and stays."""
+    def setup(g: Any) -> None:
+        _dead_band(g)
+        set_line(g, 0, 1, R, 1)
+        set_line(g, 0, 2, Y, 1)
+        give_chips(g, 0, 17, 20)
+        g.state.players[0].score = 5
+
+    g, events = tiled(setup, **{"duel.bonus.unmovable-line": "spend-anyway",
+                                "duel.tiling.unplaceable-scope": "complete-only"})
+    assert line(g, 0, 1) == (EMPTY, 0), "the complete unplaceable line broke"
+    assert (g.state.pending.kind, g.state.pending.data) == ("bonus", (1,))
+    events += decide(g, "bonus C17+C20")
+    pl = g.state.players[0]
+    assert line(g, 0, 2) == (Y, 1), "the chip-completed line cannot move and stays"
+    assert pl.used_chips == [17, 20]
+    broken = [e.detail for e in events if e.kind == "broken"]
+    assert broken == ["1 red broken"]
+    assert pl.score == 4, "one Broken tile: 1 point"
+
+
+@pytest.mark.clause("duel.tiling.top-to-bottom", "duel.score.broken-penalty")
+def test_the_second_player_pays_for_tiles_broken_in_their_own_tiling() -> None:
+    """P2's complete red line 1 cannot be placed (full band, no red space): it breaks during P2's
+    tiling, and P2 pays for it after P2's lines, not before."""
+    def setup(g: Any) -> None:
+        for slot, plate in ((0, 1), (1, 5), (2, 7)):
+            put_plate(g, 1, slot, plate)
+        set_line(g, 1, 1, R, 1)
+        g.state.players[1].score = 5
+
+    g, events = tiled(setup)
+    p2 = g.state.players[1]
+    assert line(g, 1, 1) == (EMPTY, 0) and p2.broken == []
+    assert p2.score == 4
+    assert [(e.player, e.points) for e in events if e.kind == "penalty"] == [(1, -1)]
+
+
+@pytest.mark.clause("duel.tiling.top-to-bottom", "duel.end.after-round-5")
+@pytest.mark.parametrize("round_", [4, 5])
+def test_leftover_lines_break_after_the_last_line_of_round_5_only(round_: int) -> None:
+    """Reading `broken`: after round 5's Dome-tiling, tiles left on a line break. P1 (first) keeps one
+    black tile on line 2; P2's complete line 1 moves to the Dome before any of P2's leftovers are
+    handled. In round 4 the same leftover stays."""
+    def setup(g: Any) -> None:
+        g.state.round = round_
+        set_line(g, 0, 2, K, 1)
+        g.state.players[0].score = 10
+        put_plate(g, 1, 0, 2)                  # P2 row 1: wild, blue
+        set_line(g, 1, 1, R, 1)
+
+    g, events = tiled(setup, **{"duel.end.leftover-lines": "broken"})
+    assert g.state.players[1].dome_tile[0] == R, "P2's complete line moved"
+    leftovers = [(e.player, e.detail) for e in events if e.kind == "broken"]
+    if round_ == 5:
+        assert line(g, 0, 2) == (EMPTY, 0) and leftovers == [(0, "1 black broken")]
+        assert [(e.player, e.points) for e in events if e.kind == "penalty"] == [(0, -1)]
+    else:
+        assert line(g, 0, 2) == (K, 1) and leftovers == []
+
+
+# --- Bonus-chip refusals ----------------------------------------------------------------------------
+
+def _red_line_three_with_chips(g: Any) -> None:
+    put_plate(g, 0, 3, 3)                      # row 3: turquoise, red
+    set_line(g, 0, 3, R, 2)                    # one tile missing
+    give_chips(g, 0, 4, 5)                     # C04 blue/red, C05 red
+    pl = g.state.players[0]
+    g.state.chip_supply.remove(10)
+    pl.used_chips = [10]                       # C10 (red) is face down: used in an earlier round
+
+
+@pytest.mark.clause("duel.bonus.complete-line")
+@pytest.mark.parametrize("chips", ["C05+C05", "C05+C10", "C05+C06"])
+def test_chips_must_be_distinct_and_face_up_in_the_players_storage(chips: str) -> None:
+    """The same chip twice, a face-down (used) chip, a chip from the supply: refused, state unchanged."""
+    g, _ = tiled(_red_line_three_with_chips)
+    assert g.state.pending.kind == "bonus"
+    before = g.state.copy()
+    with pytest.raises(IllegalAction) as err:
+        g.apply(parse_action(f"bonus {chips}"))
+    assert err.value.clause == "duel.bonus.complete-line"
+    assert err.value.reason == "those chips are not face up in the player's storage"
+    assert g.state == before
+
+
+@pytest.mark.clause("duel.bonus.complete-line")
+def test_one_chip_cannot_replace_a_missing_tile() -> None:
+    """A missing tile takes two matching chips or three any: one red chip is refused for that reason."""
+    g, _ = tiled(_red_line_three_with_chips)
+    before = g.state.copy()
+    with pytest.raises(IllegalAction) as err:
+        g.apply(parse_action("bonus C05"))
+    assert err.value.clause == "duel.bonus.complete-line"
+    assert err.value.reason == "1 missing tile(s) take 2 matching or 3 any chips each"
+    assert g.state == before
