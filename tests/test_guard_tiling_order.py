@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from model import IllegalAction, parse_action
-from model.colours import EMPTY
+from model.duel import IllegalAction, parse_action
+from model.duel.colours import EMPTY
 from properties.watchdog import Livelock
 from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, set_line, set_tiles, start_tiling
 
