@@ -122,11 +122,11 @@ def test_a_rule_comment_gives_an_uncited_statement_to_its_clause() -> None:
 
     source = ("def tile(line):\n"
               "    if line == 0:\n"
-              "        cite('duel.a.b')\n"
-              "    # rule: duel.a.c\n"
+              "        cite('duel.tiling.move-rightmost')\n"
+              "    # rule: duel.tiling.top-to-bottom\n"
               "    while line < 6:\n"
               "        line += 1\n"
-              "    # end: duel.a.c\n"
+              "    # end: duel.tiling.top-to-bottom\n"
               "    return line\n")
-    owner = clause_lines(source, {"duel.a.b": "duel.a.b", "duel.a.c": "duel.a.c"})
-    assert owner[5] == owner[6] == {"duel.a.c"} and owner[3] == {"duel.a.b"} and 8 not in owner
+    owner = clause_lines(source, {"duel.tiling.move-rightmost": "duel.tiling.move-rightmost", "duel.tiling.top-to-bottom": "duel.tiling.top-to-bottom"})
+    assert owner[5] == owner[6] == {"duel.tiling.top-to-bottom"} and owner[3] == {"duel.tiling.move-rightmost"} and 8 not in owner
