@@ -132,3 +132,21 @@ def test_the_shared_state_machine_plays_every_game(name: str, tmp_path) -> None:
     case.settings = settings(max_examples=3, stateful_step_count=40, deadline=None, database=None,
                              derandomize=True, suppress_health_check=list(HealthCheck))
     case().runTest()
+
+
+def test_verify_applies_each_games_own_thresholds() -> None:
+    """The default game's thresholds are [tool.azul-rules]; another game's are its own table
+    [tool.azul-rules.games.NAME] (0 when it has none)."""
+    import tomllib
+    from pathlib import Path
+
+    from harness.registry import DEFAULT_GAME
+    from harness.verify import asserted_threshold, guarded_threshold
+
+    table = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["tool"]["azul-rules"]
+    assert asserted_threshold(DEFAULT_GAME) == asserted_threshold() == table["asserted_threshold"]
+    for name in game_names():
+        if name != DEFAULT_GAME:
+            own = table.get("games", {}).get(name, {})
+            assert asserted_threshold(name) == own.get("asserted_threshold", 0.0)
+            assert guarded_threshold(name) == own.get("guarded_threshold", 0.0)
