@@ -15,6 +15,7 @@ deterministically with a `Livelock` (a step bound, not a clock) instead of letti
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ import pytest
 
 from model.duel import IllegalAction, parse_action
 from model.duel.colours import EMPTY
+from model.duel.serialize import game_from_data, game_to_data
 from properties.watchdog import Livelock
 from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, set_line, set_tiles, start_tiling
 
@@ -40,7 +42,7 @@ def bounded(game: Any) -> Iterator[None]:
 
     def tracer(frame: FrameType, event: str, arg: object) -> Any:
         if event != "call" or frame.f_code.co_name != "_advance_tiling":
-            return None
+            return outer(frame, event, arg) if outer is not None else None   # e.g. coverage keeps tracing
         steps = [0]
 
         def count(frame: FrameType, event: str, arg: object) -> Any:
@@ -59,12 +61,21 @@ def bounded(game: Any) -> Iterator[None]:
         sys.settrace(outer)
 
 
-def tiled(setup: Callable[[Any], None], **overrides: str) -> tuple[Any, list]:
-    """A bare round-1 position (P1 starts, Factories emptied), `setup` applied, then Dome-tiling run
-    until the first decision or the next phase."""
-    g = bare(**overrides)
+@pytest.fixture(scope="module")
+def round_one() -> dict[str, Any]:
+    """A bare round-1 position (no plates, P1 starts, Factories emptied), built once per module."""
+    g = bare()
     g.state.starter = 0
     empty_table(g)
+    return game_to_data(g)
+
+
+def tiled(round_one: dict[str, Any], setup: Callable[[Any], None], **overrides: str) -> tuple[Any, list]:
+    """The round-1 position under the given readings, `setup` applied, then Dome-tiling run until
+    the first decision or the next phase."""
+    data = copy.deepcopy(round_one)
+    data["ruleset"]["choices"].update(overrides)
+    g = game_from_data(data)
     setup(g)
     with bounded(g):
         events = start_tiling(g)
@@ -95,10 +106,12 @@ def line(g: Any, who: int, n: int) -> tuple[int, int]:
 # --- the order of lines and players ----------------------------------------------------------------
 
 @pytest.mark.clause("duel.tiling.top-to-bottom", "duel.tiling.incomplete-stay")
-def test_an_incomplete_line_stays_and_the_second_player_is_tiled_after_the_first() -> None:
+def test_an_incomplete_line_stays_and_the_second_player_is_tiled_after_the_first(
+        round_one: dict[str, Any]) -> None:
     """P1: line 1 empty, line 2 one black tile with a free black space (incomplete: it stays, no
     chips). P2: lines 1-2 empty, line 3 two reds and three chips that can complete it: the chip
-    decision is P2's, for line 3, only after P1's lines are done. Empty lines are never offered chips."""
+    decision is P2's, for line 3, only after P1's lines are done; P2 declines and round 2 begins. Empty
+    lines are never offered chips."""
     def setup(g: Any) -> None:
         put_plate(g, 0, 0, 2)                  # P1 row 1: wild, blue / row 2: turquoise, black
         set_line(g, 0, 2, K, 1)
@@ -106,17 +119,19 @@ def test_an_incomplete_line_stays_and_the_second_player_is_tiled_after_the_first
         set_line(g, 1, 3, R, 2)
         give_chips(g, 1, 4, 5, 6)              # C04 blue/red, C05 red, C06 red/turquoise
 
-    g, events = tiled(setup)
+    g, events = tiled(round_one, setup)
     p = g.state.pending
     assert (p.kind, p.player, p.data) == ("bonus", 1, (2,)), "P2 decides on chips for line 3"
     assert g.current_player == 1
     assert line(g, 0, 2) == (K, 1) and g.state.players[0].dome_tile[7] == EMPTY, "P1's line 2 stays"
-    assert moves(events) == []
+    decide(g, "no-bonus")
+    assert line(g, 1, 3) == (R, 2) and g.state.players[1].chips == [4, 5, 6], "P2's line 3 stays"
+    assert g.state.pending is None and g.state.phase == "acquisition" and g.state.round == 2
 
 
 @pytest.mark.clause("duel.tiling.top-to-bottom", "duel.tiling.move-rightmost")
 @pytest.mark.parametrize("first", ["only-space", "choice"])
-def test_lines_are_tiled_from_the_top_down_to_the_sixth(first: str) -> None:
+def test_lines_are_tiled_from_the_top_down_to_the_sixth(round_one: dict[str, Any], first: str) -> None:
     """Lines 1, 2 and 6 complete, 3-5 empty: the tiles move in line order, line 6 last, whether line 1
     moves to its only space or waits for the player's choice of space."""
     def setup(g: Any) -> None:
@@ -126,7 +141,7 @@ def test_lines_are_tiled_from_the_top_down_to_the_sixth(first: str) -> None:
         set_line(g, 0, 2, K, 2)
         set_line(g, 0, 6, T, 6)
 
-    g, events = tiled(setup)
+    g, events = tiled(round_one, setup)
     if first == "choice":
         assert (g.state.pending.kind, g.state.pending.data) == ("tile", (0,))
         events += decide(g, "tile 1")
@@ -141,19 +156,22 @@ def test_lines_are_tiled_from_the_top_down_to_the_sixth(first: str) -> None:
 @pytest.mark.clause("duel.tiling.top-to-bottom", "duel.bonus.complete-line")
 @pytest.mark.parametrize("decision", ["bonus C07+C08", "no-bonus"])
 @pytest.mark.parametrize("first", ["only-space", "choice"])
-def test_the_line_below_a_tiled_line_gets_its_chip_decision_and_the_phase_goes_on(first: str,
-                                                                                   decision: str) -> None:
+def test_the_line_below_a_tiled_line_gets_its_chip_decision_and_the_phase_goes_on(
+        round_one: dict[str, Any], first: str, decision: str) -> None:
     """Line 1 complete (moves by itself or after the space choice) although P1 holds chips: no chip
     decision for a complete line. Line 2 holds one black tile of two, and C07 (black/blue) + C08
     (yellow/black) form a matching pair: the chip decision comes for line 2. Spending the chips moves
-    the line; declining keeps line and chips. Either way Dome-tiling then ends (round 2 begins)."""
+    the line; declining keeps line and chips. Then line 3 (three blues, a wild and a blue space)
+    waits for the space choice, after which line 2 is not decided again: Dome-tiling ends."""
     def setup(g: Any) -> None:
         put_plate(g, 0, 0, 2)                  # row 1: wild, blue / row 2: turquoise, black
         set_line(g, 0, 1, R if first == "only-space" else B, 1)
         set_line(g, 0, 2, K, 1)
+        put_plate(g, 0, 3, 2)                  # row 3: wild, blue
+        set_line(g, 0, 3, B, 3)
         give_chips(g, 0, 7, 8)
 
-    g, events = tiled(setup)
+    g, events = tiled(round_one, setup)
     if first == "choice":
         assert (g.state.pending.kind, g.state.pending.data) == ("tile", (0,))
         events += decide(g, "tile 2")
@@ -168,7 +186,10 @@ def test_the_line_below_a_tiled_line_gets_its_chip_decision_and_the_phase_goes_o
     else:
         assert line(g, 0, 2) == (EMPTY, 0) and pl.dome_tile[7] == K, "the completed line moved"
         assert pl.chips == [] and pl.used_chips == [7, 8]
-    assert len(moves(events)) == (2 if decision != "no-bonus" else 1)
+    assert (g.state.pending.kind, g.state.pending.data) == ("tile", (2,))
+    events += decide(g, "tile 2")
+    assert pl.dome_tile[13] == B and line(g, 0, 3) == (EMPTY, 0)
+    assert len(moves(events)) == (3 if decision != "no-bonus" else 2)
     assert g.state.pending is None and g.state.phase == "acquisition" and g.state.round == 2
 
 
@@ -182,7 +203,8 @@ def _dead_band(g: Any) -> None:
 
 
 @pytest.mark.clause("duel.tiling.top-to-bottom", "duel.tiling.unplaceable", "duel.bonus.complete-line")
-def test_under_complete_only_a_complete_dead_line_breaks_and_a_chip_completed_one_stays() -> None:
+def test_under_complete_only_a_complete_dead_line_breaks_and_a_chip_completed_one_stays(
+        round_one: dict[str, Any]) -> None:
     """Readings: chips may be spent on a line that cannot move (spend-anyway), and only complete lines
     break when unplaceable (complete-only). Line 1 (one red, complete, no red space, band full)
     breaks; line 2 (one yellow of two, no yellow space) gets chips C17+C20 (yellow, yellow), which
@@ -194,7 +216,7 @@ def test_under_complete_only_a_complete_dead_line_breaks_and_a_chip_completed_on
         give_chips(g, 0, 17, 20)
         g.state.players[0].score = 5
 
-    g, events = tiled(setup, **{"duel.bonus.unmovable-line": "spend-anyway",
+    g, events = tiled(round_one, setup, **{"duel.bonus.unmovable-line": "spend-anyway",
                                 "duel.tiling.unplaceable-scope": "complete-only"})
     assert line(g, 0, 1) == (EMPTY, 0), "the complete unplaceable line broke"
     assert (g.state.pending.kind, g.state.pending.data) == ("bonus", (1,))
@@ -208,7 +230,8 @@ def test_under_complete_only_a_complete_dead_line_breaks_and_a_chip_completed_on
 
 
 @pytest.mark.clause("duel.tiling.top-to-bottom", "duel.score.broken-penalty")
-def test_the_second_player_pays_for_tiles_broken_in_their_own_tiling() -> None:
+def test_the_second_player_pays_for_tiles_broken_in_their_own_tiling(
+        round_one: dict[str, Any]) -> None:
     """P2's complete red line 1 cannot be placed (full band, no red space): it breaks during P2's
     tiling, and P2 pays for it after P2's lines, not before."""
     def setup(g: Any) -> None:
@@ -217,7 +240,7 @@ def test_the_second_player_pays_for_tiles_broken_in_their_own_tiling() -> None:
         set_line(g, 1, 1, R, 1)
         g.state.players[1].score = 5
 
-    g, events = tiled(setup)
+    g, events = tiled(round_one, setup)
     p2 = g.state.players[1]
     assert line(g, 1, 1) == (EMPTY, 0) and p2.broken == []
     assert p2.score == 4
@@ -226,7 +249,8 @@ def test_the_second_player_pays_for_tiles_broken_in_their_own_tiling() -> None:
 
 @pytest.mark.clause("duel.tiling.top-to-bottom", "duel.end.after-round-5")
 @pytest.mark.parametrize("round_", [4, 5])
-def test_leftover_lines_break_after_the_last_line_of_round_5_only(round_: int) -> None:
+def test_leftover_lines_break_after_the_last_line_of_round_5_only(
+        round_one: dict[str, Any], round_: int) -> None:
     """Reading `broken`: after round 5's Dome-tiling, tiles left on a line break. P1 (first) keeps one
     black tile on line 2; P2's complete line 1 moves to the Dome before any of P2's leftovers are
     handled. In round 4 the same leftover stays."""
@@ -237,7 +261,7 @@ def test_leftover_lines_break_after_the_last_line_of_round_5_only(round_: int) -
         put_plate(g, 1, 0, 2)                  # P2 row 1: wild, blue
         set_line(g, 1, 1, R, 1)
 
-    g, events = tiled(setup, **{"duel.end.leftover-lines": "broken"})
+    g, events = tiled(round_one, setup, **{"duel.end.leftover-lines": "broken"})
     assert g.state.players[1].dome_tile[0] == R, "P2's complete line moved"
     leftovers = [(e.player, e.detail) for e in events if e.kind == "broken"]
     if round_ == 5:
@@ -260,9 +284,10 @@ def _red_line_three_with_chips(g: Any) -> None:
 
 @pytest.mark.clause("duel.bonus.complete-line")
 @pytest.mark.parametrize("chips", ["C05+C05", "C05+C10", "C05+C06"])
-def test_chips_must_be_distinct_and_face_up_in_the_players_storage(chips: str) -> None:
+def test_chips_must_be_distinct_and_face_up_in_the_players_storage(
+        round_one: dict[str, Any], chips: str) -> None:
     """The same chip twice, a face-down (used) chip, a chip from the supply: refused, state unchanged."""
-    g, _ = tiled(_red_line_three_with_chips)
+    g, _ = tiled(round_one, _red_line_three_with_chips)
     assert g.state.pending.kind == "bonus"
     before = g.state.copy()
     with pytest.raises(IllegalAction) as err:
@@ -273,9 +298,9 @@ def test_chips_must_be_distinct_and_face_up_in_the_players_storage(chips: str) -
 
 
 @pytest.mark.clause("duel.bonus.complete-line")
-def test_one_chip_cannot_replace_a_missing_tile() -> None:
+def test_one_chip_cannot_replace_a_missing_tile(round_one: dict[str, Any]) -> None:
     """A missing tile takes two matching chips or three any: one red chip is refused for that reason."""
-    g, _ = tiled(_red_line_three_with_chips)
+    g, _ = tiled(round_one, _red_line_three_with_chips)
     before = g.state.copy()
     with pytest.raises(IllegalAction) as err:
         g.apply(parse_action("bonus C05"))
