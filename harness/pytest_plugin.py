@@ -58,8 +58,13 @@ def declared_clauses(item: pytest.Item) -> tuple[str, ...]:
     return tuple(sorted(set(ids)))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
+    # Every test collected from each file (before -k/-m deselect): a test of such a file that is not
+    # among them was renamed or removed, and its old record must not be selected any more.
+    _COLLECTED["ids"] = {item.nodeid for item in items}
+    _COLLECTED["files"] = {item.nodeid.split("::", 1)[0] for item in items}
     bad = []
     for item in items:
         for declared in declared_clauses(item):
@@ -106,6 +111,7 @@ def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
 
 
 _FIRED = pytest.StashKey[dict]()
+_COLLECTED: dict[str, set[str]] = {}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -150,8 +156,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         # A partial run updates the record of the tests it ran and keeps the others (mutation
         # analysis selects tests from this record), dropping tests whose file is gone.
         try:
+            ids, files = _COLLECTED.get("ids", set()), _COLLECTED.get("files", set())
             merged = {k: v for k, v in json.loads(target.read_text()).get("tests", {}).items()
-                      if (Path(str(session.config.rootpath)) / k.split("::", 1)[0]).exists()}
+                      if (Path(str(session.config.rootpath)) / k.split("::", 1)[0]).exists()
+                      and (k.split("::", 1)[0] not in files or k in ids)}
         except (OSError, ValueError):
             merged = {}
     merged.update(results)
