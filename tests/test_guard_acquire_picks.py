@@ -376,3 +376,23 @@ def test_any_hand_built_action_is_refused_or_legal_never_a_crash() -> None:
                         g.apply(bad)
                     assert state_to_data(g.state) == before
             g.apply(rng.choice(g.legal_actions()))
+
+
+@pytest.mark.clause("duel.acquire.sun.take-colour", "duel.acquire.moon.take-colour")
+def test_a_pick_naming_a_colour_outside_the_five_is_refused() -> None:
+    from model.duel import new_game
+    from model.duel.serialize import state_to_data as to_data
+
+    g = new_game(seed=3)
+    while not any(a.kind is Kind.SUN for a in g.legal_actions()):
+        g.apply(g.legal_actions()[0])
+    sun = next(a for a in g.legal_actions() if a.kind is Kind.SUN)
+    for colour in (-1, 5):
+        for bad, clause in ((Action(Kind.SUN, (sun.args[0], colour)), "duel.acquire.sun.take-colour"),
+                            (Action(Kind.MOON, (colour,)), "duel.acquire.moon.take-colour")):
+            assert g.why_illegal(bad) == (clause, f"colour {colour} is not one of the 5 colours")
+            before = to_data(g.state)
+            with pytest.raises(IllegalAction, match=clause):
+                g.apply(bad)
+            assert to_data(g.state) == before
+    assert g.why_illegal(sun) is None                      # colour 0..4 stay pickable

@@ -313,3 +313,31 @@ def test_a_large_sun_left_empty_by_the_one_colour_rule_is_no_shortage() -> None:
     assert sum(s.large.sun) == 0 and [sum(f.sun) for f in s.small] == [4, 4, 4, 4]
     assert sum(s.bag) > 0
     assert not [e for e in events if e.kind == "tiles-ran-out"]
+
+
+@pytest.mark.clause("duel.prep.rare-empty")
+def test_a_large_sun_left_empty_with_an_empty_tower_is_no_shortage_either() -> None:
+    """As above with nothing in the Tower: the bag alone still holds tiles, so nothing ran out."""
+    g = bare(5, **{"duel.refill.monochrome-unavoidable": "leave-empty"})
+    empty_table(g)
+    s = g.state
+    s.bag = [49, 0, 0, 0, 0]
+    s.tower = [0, 0, 0, 0, 0]
+    events = start_tiling(g)
+    assert sum(s.large.sun) == 0 and sum(s.bag) > 0
+    assert not [e for e in events if e.kind == "tiles-ran-out"]
+
+
+@pytest.mark.clause("duel.tablet.colourful-rows")
+def test_under_full_row_a_gappy_row_with_the_special_tile_decides_nothing() -> None:
+    """Under full-row a row with a gap scores nothing whatever the Special tile counts as, so the
+    Special reading decides nothing there; in a full row it does."""
+    both = {"duel.tablet.colourful-rows.full": "full-row"}
+    gappy = _row(0, [B, Y, R, K, SPECIAL, None])
+    for special in ("counts-as-colour", "not-a-colour"):
+        rules = Ruleset.build({**both, "duel.tablet.colourful-rows.special": special})
+        assert _score("colourful-rows", gappy, rules) == 0
+        assert _decisions("duel.tablet.colourful-rows.special", lambda: _score("colourful-rows", gappy, rules)) == 0
+    full = _row(0, [B, Y, R, K, SPECIAL, B])
+    rules = Ruleset.build({**both, "duel.tablet.colourful-rows.special": "counts-as-colour"})
+    assert _decisions("duel.tablet.colourful-rows.special", lambda: _score("colourful-rows", full, rules)) == 1

@@ -137,7 +137,7 @@ def test_voluntary_break_reading(reading: str, extra: set[str]) -> None:
 
 
 @pytest.mark.clause("duel.acquire.plate.display", "duel.acquire.plate.placement", "duel.acquire.plate.token",
-                    "duel.component.tokens", "duel.component.dome")
+                    "duel.component.tokens", "duel.component.dome", "duel.acquire.actions")
 def test_take_displayed_plate_uses_a_token_and_is_not_refilled() -> None:
     g = in_acquisition(3)
     s = g.state
@@ -147,6 +147,12 @@ def test_take_displayed_plate_uses_a_token_and_is_not_refilled() -> None:
     play(g, "plate 1", f"place {free + 1} r1")
     pl = s.players[who]
     assert pl.tokens_used == 1 and s.display[0] == 0
+    # with one token used the same player may still take a plate with the second (two a round)
+    s.to_move = who
+    assert s.display[1] and g.why_illegal(parse_action("plate 2")) is None
+    pl.tokens_used = 2
+    assert g.why_illegal(parse_action("plate 2"))[0] == "duel.acquire.plate.token"
+    s.to_move, pl.tokens_used = 1 - who, 1
     spaces = g.rules.tables.plate(plate).spaces
     tl, tr, bl, br = SLOT_CELLS[free]
     # one clockwise quarter turn: the bottom-left space comes to the top-left

@@ -53,7 +53,7 @@ def test_adjacency_counts_horizontal_then_vertical_runs() -> None:
     assert _points(events, clause="duel.tiling.move-rightmost") == 3 + 2
 
 
-@pytest.mark.clause("duel.plate.special-space", "duel.score.special-no-adjacency")
+@pytest.mark.clause("duel.plate.special-space", "duel.score.special-no-adjacency", "duel.tiling.move-rightmost")
 @pytest.mark.parametrize("reading,row_points", [("row-number", 3), ("band-double", 4)])
 def test_special_tile_fills_the_plate_and_scores_its_row(reading: str, row_points: int) -> None:
     g = bare(**{"duel.special.row-points": reading})
