@@ -126,6 +126,7 @@ def serve() -> None:
         else:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
+            status = None                  # out of time: a timeout, not a run that died
         raw = b""
         while chunk := os.read(read_fd, 65536):
             raw += chunk
