@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from harness.errors import UserError
+from harness.game_option import parse_overrides
 
 if TYPE_CHECKING:
     from harness.azul.differential import Finding, KnownDifference
@@ -21,23 +22,6 @@ if TYPE_CHECKING:
 # CLI starts (and its other commands work) even when they are missing or broken.
 KNOWN_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "azul" / "peer-differences.toml"
 MAX_STEPS_DEFAULT = 1000
-
-
-def _overrides(items: tuple[str, ...]) -> dict[str, str]:
-    from model.azul.ruleset import Ruleset
-    from model.errors import RulesetError
-
-    out: dict[str, str] = {}
-    for item in items:
-        if "=" not in item:
-            raise UserError(f"--interpretation: expected POINT=ALTERNATIVE, got {item!r}")
-        key, _, value = item.partition("=")
-        out[key.strip()] = value.strip()
-    try:
-        Ruleset.build(out)
-    except RulesetError as exc:
-        raise UserError(str(exc)) from None
-    return out
 
 
 @click.command("differential")
@@ -77,7 +61,7 @@ def differential_command(games: int, seed: int, players: tuple[str, ...], json_p
     console = Console()
     known = load_known(known_path)
     workarounds = () if raw else tuple(WORKAROUNDS)
-    overrides = _overrides(interps)
+    overrides = parse_overrides("azul", interps)   # the shared ID=ALT parsing and check
     if replay_path is not None:
         raise SystemExit(_replay(console, replay_path, workarounds, known))
     counts = tuple(int(p) for p in players) or (2, 3, 4)
