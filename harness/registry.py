@@ -2,17 +2,20 @@
 (pyproject.toml) naming a `GameEntry`; shared layers ask this module for a game by name and never
 import a particular game themselves.
 
-An entry supplies everything that is a rule rather than machinery: where its clause catalogue lives,
-how to start a game, its invariants, its scenario folder and its renderers. Entries are loaded lazily
-(importing a game's model only when it is used), so `azul-rules --help` stays fast.
+An entry supplies everything that is a rule rather than machinery: how to start a game, its invariants, its scenario folder and its renderers. Entries are loaded lazily
+(importing a game's model only when it is used), so `azul-rules --help` stays fast. What the game's
+catalogue says about it (title, clause id prefix, folder) is read from its spec/*/catalogue.toml
+(`catalogue_facts`), never repeated in the entry.
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import import_module
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -23,6 +26,36 @@ DEFAULT_GAME = "duel"
 
 class UnknownGame(LookupError):
     """A game name no entry point registers."""
+
+
+@attrs.frozen
+class CatalogueFacts:
+    """What a game's spec/<folder>/catalogue.toml says about the game itself: the one place its title
+    and clause id prefix are written (the registry entry reads them, never repeats them)."""
+
+    folder: str                    # the catalogue folder under spec/: "azul_duel"
+    title: str                     # for people: "Azul Duel"
+    id_prefix: str                 # every clause id of the game starts with it: "duel."
+
+
+@cache
+def catalogue_facts(game: str) -> CatalogueFacts:
+    """The facts of the catalogue whose catalogue.toml says `game = <game>`; UnknownGame (one line,
+    naming the file and field) when no catalogue claims the game or one lacks a field. Only the
+    catalogue.toml files are read (no chapter), so listing the games stays fast; `azul-rules spec
+    lint --game NAME` validates the rest."""
+    from spec.loader import CATALOGUE_FILE, SPEC_ROOT, catalogue_games
+
+    folders = catalogue_games(SPEC_ROOT)
+    if game not in folders:
+        raise UnknownGame(f"game {game!r} has no catalogue: no spec/*/{CATALOGUE_FILE} says game = {game!r} "
+                          f"(catalogues found for: {', '.join(sorted(folders)) or 'none'})")
+    path = Path(folders[game]) / CATALOGUE_FILE
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    for field in ("title", "id_prefix"):
+        if not isinstance(data.get(field), str) or not data[field]:
+            raise UnknownGame(f"{path}: field {field!r}: game {game!r}'s catalogue names no {field}")
+    return CatalogueFacts(folder=path.parent.name, title=data["title"], id_prefix=data["id_prefix"])
 
 
 @attrs.frozen
@@ -47,10 +80,7 @@ class GameEntry:
     pictures_page, PictureError (harness/duel/scenarios/api.py), renderers.
     """
 
-    name: str                      # the --game value, e.g. "duel"
-    title: str                     # for people: "Azul Duel"
-    id_prefix: str                 # every clause id of the game starts with it: "duel."
-    spec_dir: str                  # its catalogue folder under spec/: "azul_duel"
+    name: str                      # the --game value, e.g. "duel"; its catalogue.toml says `game = <name>`
     fixtures_dir: str              # its scenario folder under fixtures/: "duel"
     players: tuple[int, ...]       # the player counts it supports (the first is the default)
     new_game: str                  # "module:function" starting a game
@@ -75,6 +105,19 @@ class GameEntry:
     decided_by: Mapping[str, str] = attrs.field(factory=dict)   # simulate's table: label -> interpretation id
     renderers: Mapping[str, str] = attrs.field(factory=dict)   # kind ("text", "svg") -> "module:function"
     commands: tuple[str, ...] = ()  # "module:attr" click commands only this game has (azul: differential)
+
+    # Facts the catalogue owns (spec/<folder>/catalogue.toml): read from it, so they cannot disagree.
+    @property
+    def title(self) -> str:
+        return catalogue_facts(self.name).title
+
+    @property
+    def id_prefix(self) -> str:
+        return catalogue_facts(self.name).id_prefix
+
+    @property
+    def spec_dir(self) -> str:
+        return catalogue_facts(self.name).folder
 
     def has(self, what: str) -> bool:
         """Whether the entry supplies `what` (a field name)."""
@@ -105,6 +148,7 @@ def _entries() -> dict[str, GameEntry]:
         entry = ep.load()
         if not isinstance(entry, GameEntry) or entry.name != ep.name:
             raise UnknownGame(f"entry point {ep.name!r} ({ep.value}) is not a GameEntry named {ep.name!r}")
+        catalogue_facts(ep.name)                 # a game without a catalogue is flagged here, by name
         found[ep.name] = entry
     return dict(sorted(found.items()))
 

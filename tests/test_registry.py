@@ -67,3 +67,32 @@ def test_clause_markers_of_every_game_are_checked_against_its_own_catalogue(tmp_
         "import pytest\n\n@pytest.mark.clause('azul.score.isolatd')\ndef test_typo():\n    pass\n")
     bad = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert bad.returncode != 0 and "unknown clause id 'azul.score.isolatd'" in bad.stdout + bad.stderr
+
+
+def test_catalogue_facts_live_once_in_catalogue_toml() -> None:
+    """Title, clause id prefix and catalogue folder are the catalogue's: an entry cannot state them
+    (no such fields), so they cannot disagree with spec/<folder>/catalogue.toml."""
+    import attrs
+
+    from harness.registry import GameEntry
+    from spec import default_catalogue
+
+    fields = attrs.fields_dict(GameEntry)
+    assert not {"title", "id_prefix", "spec_dir"} & set(fields), "the catalogue owns these facts"
+    for name in game_names():
+        entry, catalogue = get_game(name), default_catalogue(name)
+        assert (entry.title, entry.id_prefix) == (catalogue.title, catalogue.id_prefix), name
+        assert (ROOT / "spec" / entry.spec_dir / "catalogue.toml").is_file()
+    with pytest.raises(TypeError):
+        GameEntry(name="duel", title="Azul Duel (again)", fixtures_dir="duel", players=(2,),  # type: ignore[call-arg]
+                  new_game="model.duel.game:start")
+
+
+def test_an_entry_without_a_catalogue_is_flagged_by_name() -> None:
+    from harness.registry import GameEntry, catalogue_facts
+
+    ghost = GameEntry(name="ghost", fixtures_dir="ghost", players=(2,), new_game="nowhere:start")
+    with pytest.raises(UnknownGame, match=r"game 'ghost' has no catalogue: no spec/\*/catalogue.toml says"):
+        ghost.title
+    with pytest.raises(UnknownGame, match="catalogues found for: azul, duel"):
+        catalogue_facts("ghost")

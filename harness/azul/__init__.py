@@ -4,9 +4,6 @@ from harness.registry import GameEntry
 
 GAME = GameEntry(
     name="azul",
-    title="Azul (classic), with the gray-wall variant",
-    id_prefix="azul.",
-    spec_dir="azul",
     fixtures_dir="azul",
     players=(2, 3, 4),
     new_game="model.azul.start:start",

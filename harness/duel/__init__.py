@@ -4,9 +4,6 @@ from harness.registry import GameEntry
 
 GAME = GameEntry(
     name="duel",
-    title="Azul Duel",
-    id_prefix="duel.",
-    spec_dir="azul_duel",
     fixtures_dir="duel",
     players=(2,),
     new_game="model.duel.game:start",
