@@ -219,7 +219,8 @@ def peek_scenario(path: Path) -> tuple[str, tuple[str, ...]]:
         return path.stem, ()
     sid = data.get("id")
     clauses = data.get("clauses")
-    catalogue = default_catalogue()
+    from harness.scenarios import scenario_game
+    catalogue = default_catalogue(scenario_game(path))      # the file's game (its `game` key)
     known = tuple(c for c in clauses if isinstance(c, str) and split_pin(c)[0] in catalogue) \
         if isinstance(clauses, list) else ()                # pins ("id@N") kept: coverage finds suspects
     return (sid if isinstance(sid, str) and sid else path.stem), known

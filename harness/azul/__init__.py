@@ -10,6 +10,7 @@ GAME = GameEntry(
     invariants="properties.azul.hooks:state_invariants",
     step_invariants="properties.azul.hooks:step_invariants",
     invariant_table="properties.azul.hooks:INVARIANT_TABLE",
+    policies="properties.azul.policy:POLICIES",
     phase_graph="model.azul.phases:phase_graph",
     step_bound="properties.azul.hooks:step_bound",
     implemented="model.azul.ruleset:IMPLEMENTED",
@@ -19,6 +20,7 @@ GAME = GameEntry(
     format_tiles="properties.azul.hooks:format_tiles",
     decided_by={"rounds where nobody took the marker from the centre": "azul.offer.marker-untaken"},
     renderers={"text": "model.azul.render:render"},
+    scenarios="harness.azul.scenarios.api:API",
     commands=("harness.azul.differential_command:differential_command",),
     progress_clauses=("azul.end.trigger", "azul.prep.continue"),
 )

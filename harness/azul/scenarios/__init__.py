@@ -1,0 +1,1 @@
+"""Classic Azul's scenario position schema: notation, building a position, expectations, runner."""
