@@ -6,11 +6,13 @@ wall-tiling of a coloured wall happen within one action, so a round change keeps
 from __future__ import annotations
 
 from functools import cache
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from model.azul.state import OFFER, OVER, TILING
-from model.phases import Edge, build_phase_graph, check_edge
+from model.phases import Edge, build_phase_graph, check_edge, phase_edges
+
+if TYPE_CHECKING:      # networkx only to draw or analyse the graph (start-up time)
+    import networkx as nx
 
 PHASES: tuple[str, ...] = (OFFER, TILING, OVER)
 
@@ -26,10 +28,13 @@ EDGES: tuple[Edge, ...] = (
 )
 
 
+TRANSITIONS: frozenset[tuple[str, str]] = phase_edges(PHASES, EDGES)
+
+
 @cache
 def phase_graph() -> nx.DiGraph:
     return build_phase_graph("Azul (classic) phases", PHASES, EDGES)
 
 
 def check_transition(source: str, target: str) -> None:
-    check_edge(phase_graph(), source, target)
+    check_edge(TRANSITIONS, source, target)

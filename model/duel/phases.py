@@ -1,18 +1,21 @@
 """Azul Duel's phases and the edges between them (the machinery is model.phases).
 
 Each edge carries its guard (in words) and the clause ids that justify it; the engine asks the graph
-before every phase change (`check_transition`).
+before every phase change (`check_transition`), through a frozen edge set: networkx is imported only
+when the graph is drawn or analysed (`phase_graph`).
 """
 
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
-import networkx as nx
+from model.phases import Edge, PhaseError, build_phase_graph, check_edge, phase_edges
 
-from model.phases import Edge, PhaseError, build_phase_graph, check_edge
+if TYPE_CHECKING:
+    import networkx as nx
 
-__all__ = ["EDGES", "PHASES", "PhaseError", "check_transition", "phase_graph"]
+__all__ = ["EDGES", "PHASES", "TRANSITIONS", "PhaseError", "check_transition", "phase_graph"]
 
 PHASES: tuple[str, ...] = (
     "setup", "acquisition", "dome_tiling", "preparation", "tablet_scoring", "game_over",
@@ -30,10 +33,13 @@ EDGES: tuple[Edge, ...] = (
 )
 
 
+TRANSITIONS: frozenset[tuple[str, str]] = phase_edges(PHASES, EDGES)
+
+
 @cache
 def phase_graph() -> nx.DiGraph:
     return build_phase_graph("Azul Duel phases", PHASES, EDGES)
 
 
 def check_transition(source: str, target: str) -> None:
-    check_edge(phase_graph(), source, target)
+    check_edge(TRANSITIONS, source, target)
