@@ -1,0 +1,107 @@
+"""The peer engine's speed on the same kind of games as `azul-rules bench --game azul` (issue 12).
+
+`azul-game-engine` has no legal-move generator, so the peer's random games are driven by a small
+enumerator over the peer's own state (every source and colour present, every pattern line the peer
+accepts, and the floor), chosen uniformly, and played through the peer's public methods. The peer checks
+nothing before it changes its state, so only moves it accepts are offered. Its randomness is Python's
+global `random` module: seeded per game here and restored afterwards, so the run is repeatable.
+The enumerator is the only code of ours in the timed loop; it is charged to the peer.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from harness.errors import UserError
+
+
+@attrs.frozen
+class PeerBench:
+    games: int
+    actions: int
+    seconds: float
+    crashed: int          # games the peer raised in (its bugs); counted, their actions and time included
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def actions_per_s(self) -> float:
+        return self.actions / self.seconds
+
+
+def _peer() -> Any:
+    try:
+        import azul_game_engine  # noqa: F401
+    except ImportError as exc:
+        raise UserError("the peer engine azul-game-engine is not installed "
+                        "(`make` installs it from requirements/peer.txt)") from exc
+    from azul_game_engine import board, floor, game, lid, player, wall
+    return board, floor, game, lid, player, wall
+
+
+def _moves(g: Any) -> list[tuple[int, Any, int, int]]:
+    """(factory index or -1 for the centre, tile, tiles to the floor, pattern line) the peer accepts."""
+    me = g.players[g.current_player].board
+    moves: list[tuple[int, Any, int, int]] = []
+    sources: list[tuple[int, Sequence[Any]]] = [(i, f.tiles) for i, f in enumerate(g.factory_displays)]
+    sources.append((-1, g.center.tiles))
+    for index, tiles in sources:
+        for tile in dict.fromkeys(tiles):          # colours present, first-seen order
+            count = sum(1 for t in tiles if t == tile)
+            for row, line in enumerate(me.pattern_lines):
+                if line.tile_count and (line.tile != tile or line.is_filled()):
+                    continue
+                if me.wall.already_has(tile, row):
+                    continue
+                moves.append((index, tile, 0, row))
+            moves.append((index, tile, count, 0))   # everything to the floor
+    return moves
+
+
+def play(seed: int, players: int, max_actions: int = 2000) -> tuple[int, bool]:
+    """One random peer game; returns (actions, crashed)."""
+    board, floor, game, lid, player, wall = _peer()
+    rng = random.Random(seed)
+    saved = random.getstate()
+    random.seed(seed)
+    n = 0
+    try:
+        shared = lid.Lid()
+        g = game.Game([player.Player(board.Board(wall=wall.Wall(), floor=floor.Floor(shared)), f"P{i + 1}")
+                       for i in range(players)], starting_player=0, lid=shared)
+        while g.is_running:
+            if n >= max_actions:
+                raise RuntimeError(f"peer game seed {seed}: no end after {max_actions} actions")
+            moves = _moves(g)
+            if not moves:
+                return n, True
+            index, tile, on_floor, row = rng.choice(moves)
+            if index < 0:
+                g.execute_factory_offer_phase_with_center(tile, on_floor, row)
+            else:
+                g.execute_factory_offer_phase_with_factory(index, tile, on_floor, row)
+            n += 1
+        return n, False
+    except RuntimeError:
+        raise
+    except Exception:  # noqa: BLE001 - the peer's own failure: counted, never hidden
+        return n, True
+    finally:
+        random.setstate(saved)
+
+
+def run(games: int, seed: int = 0, players: int = 2) -> PeerBench:
+    start = time.perf_counter()
+    actions = crashed = 0
+    for i in range(games):
+        n, broke = play(seed + i, players)
+        actions += n
+        crashed += broke
+    return PeerBench(games, actions, time.perf_counter() - start, crashed)
