@@ -186,25 +186,31 @@ def _invariants(game: Game, problems: Problems) -> None:
             problems.add(field, f"{message} [{inv.clauses[0]}]")
 
 
+def _first(scenario: Scenario, players: int, problems: Problems) -> int | None:
+    """`chance.first`: the starting player drawn at setup (asked only under by-chance)."""
+    if "first" not in scenario.chance:
+        return None
+    try:
+        return seat(scenario.chance["first"], players)
+    except NotationError as exc:
+        problems.add("chance.first", str(exc))
+        return None
+
+
 def _chance(scenario: Scenario, players: int, problems: Problems) -> ScriptedChance:
+    """The chance of the steps: `chance.tiles` are the bag's next draws (then the seed's)."""
     spec = scenario.chance
     tiles: list[int] = []
-    first = None
     if "tiles" in spec:
         try:
             tiles = parse_tiles(spec["tiles"])
         except NotationError as exc:
             problems.add("chance.tiles", str(exc))
-    if "first" in spec:
-        try:
-            first = seat(spec["first"], players)
-        except NotationError as exc:
-            problems.add("chance.first", str(exc))
     strict = spec.get("strict", False)
     if not isinstance(strict, bool):
         problems.add("chance.strict", "expected true or false")
         strict = False
-    return ScriptedChance(tiles=tiles, first=first, seed=scenario.seed, strict=strict)
+    return ScriptedChance(tiles=tiles, seed=scenario.seed, strict=strict)
 
 
 def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
@@ -213,8 +219,10 @@ def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
     problems = Problems(scenario.file, scenario.locator)
     players = given.get("players", 2)
     overrides = {**scenario.interpretations, WALL_SIDE: given.get("wall", "coloured")}
-    try:
-        game = start(seed=scenario.seed, overrides=overrides, players=players)
+    first = _first(scenario, players, problems)
+    try:       # setup asks chance only for the first player (azul.setup.starter-choice=by-chance)
+        game = start(seed=scenario.seed, overrides=overrides, players=players,
+                     chance=ScriptedChance(first=first, seed=scenario.seed))
     except RulesetError as exc:
         raise scenario.error("interpretations", str(exc)) from None
     s = game.state
