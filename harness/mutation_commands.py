@@ -79,7 +79,9 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
         for c in todo:
             p = plans[c]
             console.print(f"  {c}: {len(p.mutants)} mutants, {len(p.tests)} tests"
-                          + (" (whole suite: no tracking)" if p.fallback else ""), highlight=False)
+                          + (" (whole suite: no tracking)" if p.fallback else "")
+                          + "".join(f"; stage {k}: {len(st.tests)} tests, clock {st.timeout:.0f} s"
+                                    for k, st in enumerate(p.stages, 1)), highlight=False)
         return
     started = time.monotonic()
     if todo:
@@ -125,19 +127,19 @@ def _rerun_survivors(console: Console, plans: dict, stored: dict, clauses: list[
               for row in stored.get("clauses", {}).get(cid, {}).get("mutants", []) if row["status"] == "survived"]
     missing = [key for key in wanted if key not in by_id]
     chosen = [key for key in wanted if key in by_id]
-    work = [(by_id[key], plans[key[0]].tests, plans[key[0]].timeout) for key in chosen]
+    work = [(by_id[key], plans[key[0]].stages or plans[key[0]].tests, plans[key[0]].timeout) for key in chosen]
     console.print(f"{len(work)} stored survivor(s) of {len(clauses)} clause(s) to re-run"
                   + (f"; {len(missing)} no longer apply (the code moved: run the clause whole)" if missing else ""),
                   highlight=False)
     results = run_all(ROOT, work, jobs, lambda _r: None)
     killed = 0
-    for (cid, _), (mutant, tests, _), r in zip(chosen, work, results):
+    for (cid, _), (mutant, _, _), r in zip(chosen, work, results):
         assert r is not None
         killed += r.status == "killed"
         colour = "green" if r.status == "killed" else "yellow"
         console.print(f"[{colour}]{r.status}[/] {cid} {mutant.id}"
                       + (f" by {r.killer}" if r.killer else
-                         f" ({len(tests)} tests ran; equivalent-mutants key {diff_key(cid, mutant.diff(ROOT))})"),
+                         f" ({r.tests} tests ran; equivalent-mutants key {diff_key(cid, mutant.diff(ROOT))})"),
                       highlight=False)
     console.print(f"{killed}/{len(work)} now killed (not stored; `azul-rules mutate --clause ID` stores a clause)",
                   highlight=False)

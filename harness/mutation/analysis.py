@@ -19,7 +19,8 @@ from harness.mutation.clauses import id_resolver
 from harness.mutation.extents import Extent, extents
 from harness.mutation.mutants import Mutant, mutants_of
 from harness.mutation.runner import MutantResult, run_all
-from harness.mutation.selection import TestRecord, load_tracking, tests_for, whole_suite
+from harness.mutation import profile
+from harness.mutation.selection import Stage, TestRecord, load_tracking, stages, tests_for, whole_suite
 from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents
 from spec import Catalogue
 
@@ -32,6 +33,7 @@ def model_folders(root: Path, catalogue: Catalogue) -> tuple[str, ...]:
     own = f"model/{catalogue.game}" if catalogue.game else ""
     return (own,) if own and (root / own).is_dir() else MODEL_FOLDERS
 CATCH_TESTS = "tests/test_invariants_catch.py"
+NO_TRACKING_CLOCK = 600.0           # seconds for the whole suite when no tracking record exists
 
 
 @attrs.frozen
@@ -42,7 +44,8 @@ class ClausePlan:
     tests: tuple[str, ...]
     fallback: bool                     # no tracking for this clause: the whole suite runs
     hash: str
-    timeout: float
+    timeout: float                     # the clock of all stages together
+    stages: tuple[Stage, ...] = ()     # the tests in running order (harness.mutation.selection); () = one
 
 
 @attrs.frozen
@@ -74,9 +77,10 @@ def plan(root: Path, catalogue: Catalogue, tracking: Path) -> dict[str, ClausePl
         if fallback:
             chosen = whole_suite(records)
         ids = tuple(r.nodeid for r in chosen) if chosen else ("tests", "fixtures")
-        budget = sum(r.duration for r in chosen) if chosen else 120.0
+        runs = stages(chosen) if chosen else (Stage(ids, NO_TRACKING_CLOCK),)
         out[clause.id] = ClausePlan(clause.id, exts, tuple(mutants_of(root, exts)), ids, fallback,
-                                    clause_hash(root, exts, ids), timeout=max(30.0, 5 * budget + 20))
+                                    clause_hash(root, exts, ids, (profile.key(),)),
+                                    timeout=sum(st.timeout for st in runs), stages=runs)
     return out
 
 
@@ -106,7 +110,7 @@ def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], job
     mutants did not all run in time get no entry (they stay stale, never half-trusted)."""
     clauses = list(clauses)
     chosen = [plans[c] for c in clauses if plans[c].mutants]
-    work = [(m, p.tests, p.timeout) for p in chosen for m in p.mutants]
+    work = [(m, p.stages or p.tests, p.timeout) for p in chosen for m in p.mutants]
     results = iter(run_all(root, work, jobs, on_result, deadline))
     out: dict[str, dict[str, Any]] = {}
     for p in chosen:

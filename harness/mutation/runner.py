@@ -2,8 +2,9 @@
 
 Mutants are never written into the tree the user edits: each worker copies the project into a
 temporary folder (removed on exit, also when the run is interrupted), writes one mutant at a time
-into its copy, runs the selected tests there with pytest (`-x`: the first failure kills the
-mutant) and puts the original file back.
+into its copy, runs the selected tests there with pytest stage by stage (`-x`: the first failure
+kills the mutant; the slow stage runs only when the quick one passed, harness.mutation.selection)
+and puts the original file back.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from pathlib import Path
 
 import attrs
 
+from harness.mutation import profile
 from harness.mutation.mutants import Mutant
+from harness.mutation.selection import Stage
 
 IGNORED = (".git", ".venv", "report", ".hypothesis", "__pycache__", "counterexamples", ".azul-rules",
            "*.egg-info", ".pytest_cache", ".mutation-*")
@@ -37,6 +40,13 @@ class MutantResult:
     killer: str | None           # the first failing test, or what stopped the run
     tests: int                   # how many tests were selected
     seconds: float
+
+
+def as_stages(tests: Sequence[str] | Sequence[Stage], timeout: float) -> tuple[Stage, ...]:
+    """Stages as given, or plain test ids as one stage cut at `timeout`."""
+    if all(isinstance(t, Stage) for t in tests) and tests:
+        return tuple(t for t in tests if isinstance(t, Stage))
+    return (Stage(tuple(str(t) for t in tests), timeout),)
 
 
 @contextmanager
@@ -55,19 +65,23 @@ class Worker:
         self.copy = copy
         env = dict(os.environ, PYTHONPATH=str(copy), PYTHONHASHSEED="0", AZUL_CLAUSE_JSON="",
                    PYTHONDONTWRITEBYTECODE="1")
-        env.setdefault("HYPOTHESIS_PROFILE", "ci")
+        env["HYPOTHESIS_PROFILE"] = profile.NAME      # fewer examples, no shrinking (harness.mutation.profile)
         self.proc = subprocess.Popen([sys.executable, "-m", "harness.mutation.worker"], cwd=copy, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      start_new_session=True)
 
-    def run(self, root: Path, mutant: Mutant, tests: Sequence[str], timeout: float) -> MutantResult:
+    def run(self, root: Path, mutant: Mutant, tests: Sequence[str] | Sequence[Stage], timeout: float) -> MutantResult:
+        """Run `tests` (test ids cut at `timeout`, or stages with their own clocks) against `mutant`."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        stages = as_stages(tests, timeout)
         request = {"file": str(self.copy / mutant.file), "source": mutant.source(root),
-                   "original": (root / mutant.file).read_text(), "tests": list(tests), "timeout": timeout}
+                   "original": (root / mutant.file).read_text(),
+                   "stages": [{"tests": list(st.tests), "timeout": st.timeout} for st in stages]}
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         reply = json.loads(self.proc.stdout.readline())
-        return MutantResult(mutant.id, reply["status"], reply["killer"], len(tests), reply["seconds"])
+        return MutantResult(mutant.id, reply["status"], reply["killer"], sum(len(st.tests) for st in stages),
+                            reply["seconds"])
 
     def close(self) -> None:
         try:

@@ -1,14 +1,21 @@
-"""Which tests bear on a clause: every passing test that declares it (`@pytest.mark.clause`, a
-scenario's `clauses`), plus the cheapest few of those that merely fired it (the recorder's per-test
-tracking). "Cheapest" is measured by how many rule sites the test fired, a deterministic stand-in for
-its running time, so the selection (and the stored results' hash) does not move with the machine's
-load, and adding a long campaign test does not make every clause's results stale. Cheapest first,
-so a killed mutant costs little. When no tracking exists for a clause, the whole suite runs."""
+"""Which tests bear on a clause, and in what order they run against its mutants.
+
+The set: every passing test that declares the clause (`@pytest.mark.clause`, a scenario's
+`clauses`), plus the cheapest few of those that merely fired it (the recorder's per-test tracking).
+"Cheapest" for choosing the set is measured by how many rule sites the test fired, a deterministic
+stand-in for its running time, so the set (and the stored results' hash) does not move with the
+machine's load, and adding a long campaign test does not make every clause's results stale.
+
+The order (`stages`): fastest first by the duration the tracking record measured, in two stages.
+The quick tests run first; the slow ones (property tests, campaigns: `LATE_SECONDS` or more) run
+only when every quick test passed, under the mutation Hypothesis profile. Each stage is cut at a
+clock of `CLOCK_FACTOR` times its tests' measured duration plus `CLOCK_OVERHEAD` (a stage cut by
+its clock is a timeout, never a kill). When no tracking exists for a clause, the whole suite runs."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,3 +69,32 @@ def tests_for(clause: str, records: list[TestRecord]) -> list[TestRecord]:
 
 def whole_suite(records: list[TestRecord]) -> list[TestRecord]:
     return sorted((r for r in records if r.passed and r.file not in NOT_SELECTED), key=lambda r: (r.cost, r.nodeid))
+
+
+# A test measured at this many seconds or more runs in the late stage: only when every quicker
+# test passed (a mutant the quick tests kill never pays for it), under the mutation profile.
+LATE_SECONDS = 1.0
+# A stage's clock: this many times its tests' measured duration, plus a fixed allowance for
+# forking, collection and a loaded machine.
+CLOCK_FACTOR = 3.0
+CLOCK_OVERHEAD = 10.0
+@attrs.frozen
+class Stage:
+    """Tests run together with `-x` against one mutant, cut at `timeout` seconds."""
+
+    tests: tuple[str, ...]
+    timeout: float
+
+
+def clock(records: Sequence[TestRecord]) -> float:
+    """The seconds a stage of these tests gets before its mutant is called a timeout."""
+    return round(CLOCK_FACTOR * sum(r.duration for r in records) + CLOCK_OVERHEAD, 1)
+
+
+def stages(chosen: Sequence[TestRecord]) -> tuple[Stage, ...]:
+    """The chosen tests fastest first, split into the quick stage and the late stage (either may be
+    absent). Ties in duration go by test id, so the order is deterministic for a given record."""
+    ordered = sorted(chosen, key=lambda r: (r.duration, r.nodeid))
+    quick = [r for r in ordered if r.duration < LATE_SECONDS]
+    late = [r for r in ordered if r.duration >= LATE_SECONDS]
+    return tuple(Stage(tuple(r.nodeid for r in group), clock(group)) for group in (quick, late) if group)

@@ -31,9 +31,10 @@ def _sha(parts: Iterable[str]) -> str:
     return h.hexdigest()[:16]
 
 
-def clause_hash(root: Path, extents: Sequence[Extent], tests: Sequence[str]) -> str:
-    """What a clause's mutation verdict depends on."""
-    parts = [f"format {FORMAT}", *OPERATOR_NAMES]
+def clause_hash(root: Path, extents: Sequence[Extent], tests: Sequence[str], settings: Sequence[str] = ()) -> str:
+    """What a clause's mutation verdict depends on (`settings`: how the tests run, e.g. the
+    Hypothesis profile). Not the tests' order or clocks: those follow measured durations."""
+    parts = [f"format {FORMAT}", *OPERATOR_NAMES, *settings]
     texts: dict[str, list[str]] = {}
     for e in extents:
         lines = texts.setdefault(e.file, (root / e.file).read_text().splitlines())

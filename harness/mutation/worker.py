@@ -3,8 +3,11 @@ pytest and the libraries the suite needs, then for each mutant forks a child tha
 mutant into the copy, forgets the project's modules, and runs the selected tests with pytest.main.
 Starting a fresh interpreter and pytest for every mutant would cost more than most test runs.
 
-Protocol: one JSON request per line on stdin ({"file", "source", "original", "tests", "timeout"}),
-one JSON reply per line on stdout ({"status", "killer", "seconds"}).
+Protocol: one JSON request per line on stdin ({"file", "source", "original", "stages": [{"tests",
+"timeout"}, ...]}; or "tests" and "timeout" for one stage), one JSON reply per line on stdout
+({"status", "killer", "seconds"}). Stages run in order, each in its own child cut at its own clock;
+the first stage that does not pass gives the verdict (a mutant the quick tests kill never runs the
+slow ones).
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from harness.mutation.hotswap import ImportCalls, hot_swap
 
 TIME_MARKS = ("TimeBudgetExceeded", "Timeout >", "Failed: Timeout")
 PROJECT_PACKAGES = ("spec", "model", "properties", "harness", "tests", "conftest")
+# No cache, no tracking record, and plain asserts: a failing assert fails the test either way, and
+# rewriting the test modules' asserts (recompiling them in every child) cost more than most tests.
+CHILD_OPTIONS = ("-p", "no:cacheprovider", "--clause-json=", "--assert=plain")
 
 
 class FirstFailure:
@@ -85,11 +91,91 @@ def _child(request: dict[str, Any], result_fd: int, calls: ImportCalls | None) -
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     plugin = FirstFailure()
-    code = pytest.main(["-x", "-q", "-p", "no:cacheprovider", "--clause-json=", *request["tests"]],
-                       plugins=[plugin])
+    code = pytest.main(["-x", "-q", *CHILD_OPTIONS, *request["tests"]], plugins=[plugin])
     os.write(result_fd, json.dumps({"code": int(code), "killer": plugin.nodeid, "swapped": swapped,
                                     "out_of_time": plugin.out_of_time}).encode())
     os._exit(0)
+
+
+def _warm_up(calls: ImportCalls | None) -> None:
+    """Do once, before forking, what every test run would otherwise repeat: import pytest's plugins
+    (entry points: anyio's alone costs a second per run), load each game's clause catalogue (the
+    plugin checks every marker against it), and move what exists now out of the garbage
+    collector's sight (pytest collects at exit; each child would scan the whole parent heap).
+    Project functions that run meanwhile are recorded like those run at import (not hot-swapped)."""
+    import gc
+    from contextlib import nullcontext
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group="pytest11"):
+        if point.value.split(".")[0] in PROJECT_PACKAGES:
+            continue
+        try:
+            importlib.import_module(point.value.split(":")[0])
+        except Exception:                  # pytest reports a plugin that cannot load, in the child
+            pass
+    with calls if calls is not None else nullcontext():
+        try:
+            from harness.registry import game_names
+            from spec import default_catalogue
+
+            for name in game_names():
+                default_catalogue(name)
+        except Exception:                  # the child loads what it needs itself
+            pass
+    gc.freeze()
+
+
+def _run_stage(request: dict[str, Any], tests: list[str], timeout: float, calls: ImportCalls | None) -> dict[str, Any]:
+    """Fork a child that runs `tests` against the mutant already written into the copy; its reply."""
+    started = time.monotonic()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        try:
+            _child(dict(request, tests=tests), write_fd, calls)
+        finally:
+            os._exit(70)
+    os.close(write_fd)
+    deadline = started + timeout
+    status: int | None = None
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.02)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        status = None                      # out of time: a timeout, not a run that died
+    raw = b""
+    while chunk := os.read(read_fd, 65536):
+        raw += chunk
+    os.close(read_fd)
+    seconds = time.monotonic() - started
+    if status is None or not raw:
+        return {"status": "timeout" if status is None else "error",
+                "killer": f"no verdict within {timeout:.0f} s" if status is None
+                else f"the test run died (status {status})", "seconds": seconds}
+    result = json.loads(raw)
+    code = result["code"]
+    if code == 0:
+        reply = {"status": "survived", "killer": None, "seconds": seconds}
+    elif code in (1, 2, 3) and result.get("out_of_time"):
+        reply = {"status": "timeout", "killer": f"time budget ran out in {result['killer']}", "seconds": seconds}
+    elif code in (1, 2, 3):
+        reply = {"status": "killed", "killer": result["killer"] or f"pytest exit {code}", "seconds": seconds}
+    else:
+        reply = {"status": "error", "killer": f"pytest exit {code}", "seconds": seconds}
+    reply["swapped"] = result.get("swapped")
+    return reply
+
+
+def _stages(request: dict[str, Any]) -> list[tuple[list[str], float]]:
+    if "stages" in request:
+        return [(list(st["tests"]), float(st["timeout"])) for st in request["stages"]]
+    return [(list(request["tests"]), float(request["timeout"]))]
 
 
 def serve() -> None:
@@ -101,55 +187,27 @@ def serve() -> None:
     import pytest  # noqa: F401
     import rich  # noqa: F401
 
+    from harness.mutation.profile import register
+
+    register()
     calls = _preimport(Path.cwd()) if os.environ.get("AZUL_MUTATE_HOTSWAP", "1") == "1" else None
+    _warm_up(calls)
     for line in sys.stdin:
         request = json.loads(line)
         target = Path(request["file"])
         target.write_text(request["source"])
-        started = time.monotonic()
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read_fd)
-            try:
-                _child(request, write_fd, calls)
-            finally:
-                os._exit(70)
-        os.close(write_fd)
-        deadline = started + float(request["timeout"])
-        status: int | None = None
-        while time.monotonic() < deadline:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            time.sleep(0.02)
-        else:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            status = None                  # out of time: a timeout, not a run that died
-        raw = b""
-        while chunk := os.read(read_fd, 65536):
-            raw += chunk
-        os.close(read_fd)
-        target.write_text(request["original"])
-        seconds = time.monotonic() - started
-        if status is None or not raw:
-            reply = {"status": "timeout" if status is None else "error",
-                     "killer": f"no verdict within {request['timeout']:.0f} s" if status is None
-                     else f"the test run died (status {status})", "seconds": seconds}
-        else:
-            result = json.loads(raw)
-            code = result["code"]
-            if code == 0:
-                reply = {"status": "survived", "killer": None, "seconds": seconds}
-            elif code in (1, 2, 3) and result.get("out_of_time"):
-                reply = {"status": "timeout", "killer": f"time budget ran out in {result['killer']}",
-                         "seconds": seconds}
-            elif code in (1, 2, 3):
-                reply = {"status": "killed", "killer": result["killer"] or f"pytest exit {code}", "seconds": seconds}
-            else:
-                reply = {"status": "error", "killer": f"pytest exit {code}", "seconds": seconds}
-            reply["swapped"] = result.get("swapped")
+        seconds = 0.0
+        reply: dict[str, Any] = {"status": "survived", "killer": None}
+        try:
+            # Stage after stage (quick tests first); the first stage that does not pass decides.
+            for tests, timeout in _stages(request):
+                reply = _run_stage(request, tests, timeout, calls)
+                seconds += reply["seconds"]
+                if reply["status"] != "survived":
+                    break
+        finally:
+            target.write_text(request["original"])
+        reply["seconds"] = seconds
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 
