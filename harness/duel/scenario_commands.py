@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from harness.errors import UserError
 from harness.game_option import game_option, require
-from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files
+from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_api, scenario_files
 from harness.duel.scenarios.loader import with_readings
 from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.readings import ReadingError, parse_readings
@@ -30,14 +30,14 @@ def scenario_command(game: str, paths: tuple[Path, ...], as_json: bool, readings
     """Run scenario files or folders; exit non-zero on any failure."""
     require(game, "scenarios", command="scenario")
     console = Console()
-    flips = _flips(readings)
+    flips = _flips(readings, game)
     results, errors, unloadable = [], [], 0
     files = list(scenario_files(list(paths)))
     if not files:
         raise UserError("no scenario files (*.toml) found under " + ", ".join(map(str, paths)))
     for path in files:
         try:
-            results.append(run_scenario(with_readings(load_scenario(path), flips)))
+            results.append(run_scenario(_with_readings(load_scenario(path), flips, game)))
         except ScenarioError as exc:
             errors.extend(str(p) for p in exc.problems)      # one line per problem
             unloadable += 1
@@ -61,11 +61,29 @@ def scenario_command(game: str, paths: tuple[Path, ...], as_json: bool, readings
         raise SystemExit(1)
 
 
-def _flips(readings: tuple[str, ...]) -> dict[str, str]:
+def _flips(readings: tuple[str, ...], game: str = "duel") -> dict[str, str]:
+    """--interpretation ID=ALT, checked by the game's own scenario support (--game)."""
+    api = scenario_api(game)
+    if hasattr(api, "parse_readings"):
+        try:
+            return api.parse_readings(readings)
+        except api.ReadingError as exc:
+            raise UserError(f"--interpretation: {exc}") from None
     try:
         return parse_readings(readings)
     except ReadingError as exc:
         raise UserError(f"--interpretation: {exc}") from None
+
+
+def _with_readings(scenario, flips: dict[str, str], game: str):  # type: ignore[no-untyped-def]
+    """The scenario under the command line's readings, which are --game's: a file of another game
+    with readings to apply is an error naming the file."""
+    own = getattr(scenario, "game", "duel")
+    if not flips:
+        return scenario
+    if own != game:
+        raise ScenarioError(scenario.file, "game", f"a {own} scenario; --interpretation is for --game {game}")
+    return scenario_api(own).with_readings(scenario, flips)
 
 
 @click.command("show")
