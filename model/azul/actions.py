@@ -19,10 +19,10 @@ from functools import lru_cache
 import attrs
 
 from model.errors import NotationError
-from model.azul.colours import COLOURS, colour_index
+from model.azul.colours import COLOURS, NUM_COLOURS, colour_index
 
-__all__ = ["CENTRE_SOURCE", "FLOOR", "Action", "Kind", "NotationError", "format_action", "parse_action",
-           "take", "wall"]
+__all__ = ["CENTRE_SOURCE", "FLOOR", "TAKES", "Action", "Kind", "NotationError", "format_action",
+           "parse_action", "take", "wall"]
 
 CENTRE_SOURCE = 9      # source index of the centre (factories are 0..8)
 FLOOR = 5              # destination index of the floor line (pattern lines are 0..4)
@@ -38,27 +38,35 @@ class Action:
     kind: Kind
     args: tuple[int, ...]
     key: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    text: str = attrs.field(init=False, eq=False, repr=False)     # the notation, formatted once
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "key", (int(self.kind),) + self.args)
+        object.__setattr__(self, "text", format_action(self))
 
     def __lt__(self, other: "Action") -> bool:
         return self.key < other.key
 
     def __str__(self) -> str:
-        return format_action(self)
+        return self.text
+
+
+def take(source: int, colour: int, dest: int, split: int = 0) -> Action:
+    """Take every `colour` tile from `source` (0-8 a factory, CENTRE_SOURCE) to `dest` (0-4 a line,
+    FLOOR); `split` > 0: only that many go on the line, the rest to the floor. The actions of the
+    real table are made once (TAKES); the same arguments give the same object."""
+    if not split and 0 <= source <= CENTRE_SOURCE and 0 <= colour < NUM_COLOURS and 0 <= dest <= FLOOR:
+        return TAKES[source][colour][dest]
+    return _made(Kind.TAKE, (source, colour, dest, split) if split else (source, colour, dest))
+
+
+def wall(row: int, col: int) -> Action:
+    return _made(Kind.WALL, (row, col))
 
 
 @lru_cache(maxsize=4096)
-def take(source: int, colour: int, dest: int, split: int = 0) -> Action:
-    """Take every `colour` tile from `source` (0-8 a factory, CENTRE_SOURCE) to `dest` (0-4 a line,
-    FLOOR); `split` > 0: only that many go on the line, the rest to the floor."""
-    return Action(Kind.TAKE, (source, colour, dest, split) if split else (source, colour, dest))
-
-
-@lru_cache(maxsize=64)
-def wall(row: int, col: int) -> Action:
-    return Action(Kind.WALL, (row, col))
+def _made(kind: Kind, args: tuple[int, ...]) -> Action:
+    return Action(kind, args)
 
 
 def format_action(a: Action) -> str:
@@ -126,3 +134,11 @@ def parse_action(text: str) -> Action:
     if m:
         return wall(_index(m[1], "r", "row", text), _index(m[2], "c", "column", text))
     raise NotationError(f"{text!r} is not an action ({_EXAMPLES})")
+
+
+# Every plain take, made once: TAKES[source][colour][destination] (source 0-8 a factory, CENTRE_SOURCE;
+# destination 0-4 a pattern line, FLOOR). The generator hands out these objects.
+TAKES: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(tuple(Action(Kind.TAKE, (source, colour, dest)) for dest in range(FLOOR + 1))
+          for colour in range(NUM_COLOURS))
+    for source in range(CENTRE_SOURCE + 1))
