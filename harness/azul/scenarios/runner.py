@@ -13,6 +13,7 @@ from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
 from model.azul import IllegalAction, parse_action
 from model.azul.game import Game
+from model.chance import ChanceScriptError
 from properties.azul.hooks import state_invariants, step_invariants
 
 
@@ -56,6 +57,10 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         before = game.copy()
         try:
             step_events = game.apply(action)
+        except ChanceScriptError as exc:
+            diffs.append(f"{step.field}: '{step.action}': chance.tiles: {exc}")
+            aborted = True
+            break
         except IllegalAction as exc:
             if step.error is None:
                 diffs.append(f"{step.field}: '{step.action}' refused: {exc.reason} [{exc.clause}]; "
