@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from harness.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.game_option import check_players, game_option, parse_overrides
 from harness.registry import get_game
@@ -45,6 +46,7 @@ def _limit_memory(setting: str | None) -> None:
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
+@cluster_option
 @click.option("--interpretation", "interps", multiple=True, metavar="ID=ALT", help="Override an interpretation point.")
 @click.option("--policy", default=None, metavar="NAME",
               help="How moves are chosen: uniform (any legal action, every game) or one the game registers "
@@ -65,7 +67,7 @@ def _limit_memory(setting: str | None) -> None:
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help=f"Memory cap of this run and its workers (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
 def simulate_command(game: str, players: int | None, games: int, seed: int, jobs: int | None,
-                     interps: tuple[str, ...], policy: str | None, out: Path, json_path: Path | None,
+                     cluster: str | None, interps: tuple[str, ...], policy: str | None, out: Path, json_path: Path | None,
                      max_failures: int | None, max_counterexamples: int, game_seconds: float,
                      budget_seconds: float | None, memory_limit: str | None) -> None:
     """Random legal games checked at every step, with statistics for designers."""
@@ -85,7 +87,7 @@ def simulate_command(game: str, players: int | None, games: int, seed: int, jobs
     console = Console()
     with _progress(console) as progress:
         task = progress.add_task("simulating", total=games)
-        report = run_campaign(games, seed, overrides, jobs=jobs or default_jobs(),
+        report = run_campaign(games, seed, overrides, jobs=Workers(jobs or default_jobs(), cluster),
                               progress=lambda n: progress.advance(task, n), policy=policy,
                               game_seconds=game_seconds, budget_seconds=budget_seconds,
                               max_failures=max_failures, game=game, players=players)
@@ -141,7 +143,8 @@ def simulate_command(game: str, players: int | None, games: int, seed: int, jobs
 @click.option("--players", type=click.IntRange(1), default=None, help="Player count (default: the game's first).")
 @click.option("--games", type=click.IntRange(1), default=40, show_default=True, help="Games per row.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--jobs", type=click.IntRange(1), default=None)
+@click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
+@cluster_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
               show_default=True)
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -158,7 +161,8 @@ def simulate_command(game: str, players: int | None, games: int, seed: int, jobs
               show_default=True, help="Time budget of one game; past it the game fails as a livelock.")
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help=f"Memory cap (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
-def interpretations_command(game: str, players: int | None, games: int, seed: int, jobs: int | None, out: Path,
+def interpretations_command(game: str, players: int | None, games: int, seed: int, jobs: int | None,
+                            cluster: str | None, out: Path,
                             json_path: Path | None, shrink: bool, shrink_seconds: float, fail_on: str,
                             game_seconds: float, memory_limit: str | None) -> None:
     """Run every invariant under every alternative; print the matrix with counterexamples."""
@@ -171,7 +175,7 @@ def interpretations_command(game: str, players: int | None, games: int, seed: in
     COLUMNS = columns(game)
     with _progress(console) as progress:
         task = progress.add_task("interpretations", total=games * len(rows))
-        result = run_matrix(games, seed, jobs or default_jobs(), out, lambda n: progress.advance(task, n),
+        result = run_matrix(games, seed, Workers(jobs or default_jobs(), cluster), out, lambda n: progress.advance(task, n),
                             game_seconds=game_seconds,
                             on_row=lambda k, n, label: progress.update(task, description=f"row {k} of {n}: {label}"),
                             game=game, players=players)

@@ -13,9 +13,10 @@ from typing import Any
 
 import attrs
 
+from harness.cluster import Workers, opened, workers_of
 from harness.registry import DEFAULT_GAME, get_game
 from properties.simulate import WATCHDOG_FAILURES, run_campaign, write_failure
-from properties.watchdog import DEFAULT_GAME_SECONDS
+from properties.watchdog import DEFAULT_GAME_SECONDS, limit_memory
 
 
 def columns(game: str = DEFAULT_GAME) -> tuple[str, ...]:
@@ -60,14 +61,22 @@ def matrix_rows(game: str = DEFAULT_GAME) -> list[tuple[str, dict[str, str]]]:
     return rows
 
 
-def run_matrix(games: int, seed: int = 0, jobs: int = 1, out: Path | None = None,
+def run_matrix(games: int, seed: int = 0, jobs: int | Workers = 1, out: Path | None = None,
                progress: Callable[[int], None] | None = None,
                game_seconds: float = DEFAULT_GAME_SECONDS,
                on_row: Callable[[int, int, str], None] | None = None, game: str = DEFAULT_GAME,
                players: int | None = None) -> list[MatrixRow]:
     """Each row is a campaign of `games` checked games; each game is watched (`game_seconds`, and
     the step bound), so a row that livelocks shows `livelock` instead of hanging the matrix.
-    `on_row(k, n, label)` is called as row k (from 1) of n starts."""
+    `on_row(k, n, label)` is called as row k (from 1) of n starts. `jobs`: a worker count or a
+    `Workers` (harness.cluster), opened once for every row."""
+    with opened(workers_of(jobs), initializer=limit_memory) as workers:
+        return _run_rows(games, seed, workers, out, progress, game_seconds, on_row, game, players)
+
+
+def _run_rows(games: int, seed: int, jobs: Workers, out: Path | None, progress: Callable[[int], None] | None,
+              game_seconds: float, on_row: Callable[[int, int, str], None] | None, game: str,
+              players: int | None) -> list[MatrixRow]:
     result = []
     rows = matrix_rows(game)
     for k, (label, overrides) in enumerate(rows, 1):

@@ -12,12 +12,12 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from harness.cluster import Workers, executor, map_ordered, workers_of
 from harness.registry import DEFAULT_GAME, GameEntry, get_game
 from model.clauses import RECORDER, recording
 from model.errors import RuleLoopError
@@ -242,64 +242,44 @@ class CampaignReport:
         return out
 
 
-def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None = None, jobs: int = 1,
-                 deep_every: int = 25, progress: Any = None, policy: str = "uniform",
+def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None = None,
+                 jobs: int | Workers = 1, deep_every: int = 25, progress: Any = None, policy: str = "uniform",
                  game_seconds: float = DEFAULT_GAME_SECONDS, budget_seconds: float | None = None,
                  max_failures: int | None = None, game: str = DEFAULT_GAME,
                  players: int | None = None) -> CampaignReport:
     """`games` checked games from `seed` on. Each game has `game_seconds`; the whole run has
     `budget_seconds` (None: no limit beyond the games' own): games not started when it runs out
     are counted in `unplayed`. With `max_failures`, the run stops once that many games have failed
-    (games not started are counted in `skipped`). Worker processes run under the memory limit
-    (limit_memory); on Ctrl-C the games not started are cancelled instead of waited for."""
+    (games not started are counted in `skipped`). `jobs` is a worker count or a `Workers` (local
+    processes or a Dask cluster, harness.cluster); the games are the same wherever they run. Local
+    worker processes run under the memory limit (limit_memory); on Ctrl-C the games not started
+    are cancelled instead of waited for."""
+    workers = workers_of(jobs)
     seeds = list(range(seed, seed + games))
     overrides = dict(overrides or {})
     reports: list[GameReport] = []
     deadline = time.monotonic() + budget_seconds if budget_seconds else None
-    unplayed = 0
-    skipped = 0
 
     def enough() -> bool:
         return max_failures is not None and sum(r.failure is not None for r in reports) >= max_failures
-    if jobs <= 1:
-        for n, s in enumerate(seeds):
-            if deadline is not None and time.monotonic() > deadline:
-                unplayed = len(seeds) - n
-                break
-            if enough():
-                skipped = len(seeds) - n
-                break
-            reports.append(play_checked(s, overrides, deep_every=deep_every, policy=policy,
-                                        game_seconds=game_seconds, game=game, players=players))
-            if progress:
-                progress(1)
-    else:
-        chunk = max(1, min(25, games // (jobs * 4) or 1))
-        batches = [(seeds[i:i + chunk], overrides, deep_every, policy, game_seconds, game, players)
-                   for i in range(0, len(seeds), chunk)]
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=limit_memory)
-        try:
-            futures = [pool.submit(_play_batch, b) for b in batches]
-            for future, batch in zip(futures, batches):
-                if deadline is not None and time.monotonic() > deadline and not future.running() \
-                        and not future.done() and future.cancel():
-                    unplayed += len(batch[0])
-                    continue
-                if enough() and future.cancel():
-                    skipped += len(batch[0])
-                    continue
-                done = future.result()
-                reports.extend(done)
-                if progress:
-                    progress(len(done))
-        except BaseException:                 # Ctrl-C: stop now, not after the queued games
-            workers = list((getattr(pool, "_processes", None) or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for worker in workers:
-                worker.terminate()
-            raise
-        finally:
-            pool.shutdown(wait=True)
+
+    def stop(batch: Any) -> str | None:
+        if deadline is not None and time.monotonic() > deadline:
+            return "unplayed"
+        return "skipped" if enough() else None
+
+    def collect(batch: Any, done: list[GameReport]) -> None:
+        reports.extend(done)
+        if progress:
+            progress(len(done))
+
+    chunk = 1 if workers.serial else max(1, min(25, games // (workers.jobs * 4) or 1))
+    batches = [(seeds[i:i + chunk], overrides, deep_every, policy, game_seconds, game, players)
+               for i in range(0, len(seeds), chunk)]
+    with executor(workers, initializer=limit_memory) as pool:
+        outcomes = map_ordered(pool, _play_batch, batches, stop=stop, on_result=collect)
+    unplayed = sum(len(o.item[0]) for o in outcomes if o.stopped == "unplayed")
+    skipped = sum(len(o.item[0]) for o in outcomes if o.stopped == "skipped")
     reports.sort(key=lambda r: r.seed)
     if max_failures is not None:          # the same games whatever `jobs`: up to the max_failures-th failure
         failed = [n for n, r in enumerate(reports) if r.failure is not None]

@@ -1,0 +1,100 @@
+"""Dispatch to workers (harness.cluster): the same games and rows on one process, on local
+processes and on a Dask cluster (a LocalCluster of worker processes started by the test)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from harness.cluster import Outcome, Workers, executor, map_ordered, opened
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a small Dask cluster: 2 worker processes of 1 thread."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def _slow_square(n: int) -> int:
+    import time
+
+    time.sleep(0.05 * (5 - n))             # later items finish first
+    return n * n
+
+
+@pytest.mark.parametrize("workers", [Workers(1), Workers(2)])
+def test_results_come_back_in_the_order_of_the_items(workers: Workers) -> None:
+    with executor(workers) as pool:
+        outcomes = map_ordered(pool, _slow_square, [1, 2, 3, 4])
+    assert [o.result for o in outcomes] == [1, 4, 9, 16]
+
+
+def test_results_come_back_in_the_order_of_the_items_on_dask(scheduler: str) -> None:
+    with executor(Workers(2, scheduler)) as pool:
+        outcomes = map_ordered(pool, _slow_square, [1, 2, 3, 4])
+    assert [o.result for o in outcomes] == [1, 4, 9, 16]
+
+
+def test_a_stop_reason_skips_the_items_not_run() -> None:
+    outcomes = map_ordered(None, _slow_square, [1, 2, 3], stop=lambda n: "budget" if n > 1 else None)
+    assert outcomes == [Outcome(1, 1), Outcome(2, stopped="budget"), Outcome(3, stopped="budget")]
+
+
+def test_simulate_on_a_dask_cluster_equals_one_process(scheduler: str) -> None:
+    from properties.simulate import run_campaign
+
+    serial = run_campaign(6, seed=11, jobs=1)
+    farmed = run_campaign(6, seed=11, jobs=Workers(2, scheduler))
+    assert [g.seed for g in farmed.games] == list(range(11, 17))
+    assert farmed.games == serial.games
+    assert farmed.totals("clause_hits") == serial.totals("clause_hits")
+
+
+def test_matrix_on_a_dask_cluster_equals_one_process(scheduler: str, tmp_path: Path) -> None:
+    from properties.matrix import run_matrix
+
+    serial = run_matrix(1, seed=3, jobs=1, out=tmp_path / "a", game="azul")
+    farmed = run_matrix(1, seed=3, jobs=Workers(2, scheduler), out=tmp_path / "b", game="azul")
+    strip = [(r.label, r.games, sorted(r.broken), r.messages, r.stalled, r.decided, r.scores) for r in serial]
+    assert [(r.label, r.games, sorted(r.broken), r.messages, r.stalled, r.decided, r.scores)
+            for r in farmed] == strip
+
+
+def test_an_opened_cluster_is_reached_once_for_several_campaigns(scheduler: str) -> None:
+    from properties.simulate import run_campaign
+
+    with opened(Workers(2, scheduler)) as workers:
+        first = run_campaign(2, seed=0, jobs=workers)
+        client_pool = workers.pool
+        second = run_campaign(2, seed=0, jobs=workers)
+        assert workers.pool is client_pool
+    assert first.games == second.games
+
+
+def test_simulate_command_takes_a_cluster_address(scheduler: str, tmp_path: Path) -> None:
+    from harness.cli import cli
+
+    run = CliRunner().invoke(cli, ["simulate", "--games", "3", "--cluster", scheduler, "--out", str(tmp_path)])
+    assert run.exit_code == 0, run.output
+    assert "3 passed, 0 failed" in run.output
+
+
+def test_an_unreachable_scheduler_is_one_readable_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A UserError, which the CLI's entry point prints as one line with exit status 2."""
+    import harness.cluster
+    from harness.cli import cli
+    from harness.errors import UserError
+
+    monkeypatch.setattr(harness.cluster, "CONNECT_SECONDS", 0.5)
+    run = CliRunner().invoke(cli, ["simulate", "--games", "1", "--cluster", "tcp://127.0.0.1:9",
+                                   "--out", str(tmp_path)])
+    assert isinstance(run.exception, UserError), run.output
+    assert str(run.exception).startswith("--cluster tcp://127.0.0.1:9: cannot reach a Dask scheduler there")
+    assert "\n" not in str(run.exception)
