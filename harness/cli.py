@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -124,23 +125,49 @@ def graph_command(game: str, fmt: str, out: str | None) -> None:
 @click.option("--players", type=click.IntRange(1), default=None, help="Player count (default: the game's first).")
 @click.option("--games", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-def bench_command(game: str, players: int | None, games: int, seed: int) -> None:
-    """Full random legal games per second, clause recording off and on."""
+@click.option("--repeat", type=click.IntRange(1), default=5, show_default=True,
+              help="Times each measurement is taken (off and on in turn); medians and min-max are shown.")
+def bench_command(game: str, players: int | None, games: int, seed: int, repeat: int) -> None:
+    """Full random legal games per second, clause recording off and on (medians of --repeat runs)."""
     from rich.table import Table
 
-    from harness.bench import run
+    from harness.bench import COLUMNS, interleaved, peak_rss_mib, rows
     from harness.game_option import check_players
 
     players = check_players(game, players)
-    off = run(games, seed, record=False, game=game, players=players)
-    on = run(games, seed, record=True, game=game, players=players)
-    table = Table(title=f"{games} random legal games of {game} (seed {seed}), one core")
-    for col in ("recording", "games/s", "actions/s", "seconds"):
+    off, on = interleaved(games, seed, game=game, players=players, repeat=repeat)
+    table = Table(title=f"{games} random legal games of {game} (seed {seed}), one core, {repeat} run(s) each")
+    for col in COLUMNS:
         table.add_column(col, justify="right")
-    for name, r in (("off", off), ("on", on)):
-        table.add_row(name, f"{r.games_per_s:.1f}", f"{r.actions_per_s:.0f}", f"{r.seconds:.2f}")
+    for row in rows(off, on):
+        table.add_row(*row)
+    peer = _peer_bench(game, games, seed, players)
+    if peer is not None:
+        table.add_row(f"peer {peer.engine}", f"{peer.games_per_s:.1f}", f"{peer.actions_per_s:.0f}",
+                      f"{peer.seconds:.2f}", "")
     Console().print(table)
-    click.echo(f"recording cost: {on.seconds / off.seconds:.2f}x")
+    click.echo(f"recording cost (median on / median off): {on.seconds / off.seconds:.2f}x wall, "
+               f"{on.cpu_seconds / max(off.cpu_seconds, 1e-9):.2f}x CPU")
+    click.echo(f"peak RSS of this process: {peak_rss_mib():.0f} MiB")
+    if peer is not None:
+        crashed = f" ({peer.crashed} of its games raised inside the peer)" if peer.crashed else ""
+        click.echo(f"per game, recording off vs the peer {peer.engine}: "
+                   f"{off.games_per_s / peer.games_per_s:.1f}x{crashed}")
+
+
+def _peer_bench(game: str, games: int, seed: int, players: int | None) -> Any:
+    """The game's peer engine on the same kind of random games (the entry's `peer_bench`), or None
+    when the game names no peer or the peer is not installed (said on stderr)."""
+    from harness.registry import get_game
+
+    entry = get_game(game)
+    if not entry.has("peer_bench"):
+        return None
+    try:
+        return entry.load("peer_bench")(games, seed, players)
+    except UserError as exc:
+        click.echo(f"no peer row: {exc}", err=True)
+        return None
 
 
 def main() -> None:

@@ -22,5 +22,6 @@ GAME = GameEntry(
     renderers={"text": "model.azul.render:render"},
     scenarios="harness.azul.scenarios.api:API",
     commands=("harness.azul.differential_command:differential_command",),
+    peer_bench="harness.azul.peer_bench:run",
     progress_clauses=("azul.end.trigger", "azul.prep.continue"),
 )

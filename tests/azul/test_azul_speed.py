@@ -1,0 +1,111 @@
+"""Issue 12's speed work changes how classic Azul runs, never what it does: the same seed plays the
+same game (actions offered, the one chosen, every event), the generator hands out interned actions,
+and `azul-rules bench --game azul` prints the peer engine's row in the same run. No timing here."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from model.azul.actions import CENTRE_SOURCE, FLOOR, TAKES, Kind, format_action, parse_action, take, wall
+from model.azul.colours import NUM_COLOURS
+from model.azul.start import start
+
+VARIANTS: dict[str, dict[str, str]] = {
+    "default": {},
+    "gray-split": {"azul.setup.wall-side": "gray", "azul.lines.voluntary-split": "voluntary-split",
+                   "azul.lines.full-line-choice": "allowed"},
+}
+
+# Fingerprints of random games played by the engine as it was before the speed work (commit
+# 6c71f44): seeds 0-3, each step's number of legal actions, the action taken and its events.
+BEFORE: dict[tuple[str, int], str] = {
+    ("default", 2): "d12134c427a73dfc", ("default", 3): "689ed9f4e09226aa", ("default", 4): "ab0239e5678dce6b",
+    ("gray-split", 2): "7cf31007ccce9cb2", ("gray-split", 3): "219cb04b98e74dd5",
+    ("gray-split", 4): "0d966c572988856c",
+}
+
+
+def _fingerprint(variant: str, players: int) -> str:
+    h = hashlib.sha256()
+    for seed in range(4):
+        g = start(seed=seed, players=players, overrides=VARIANTS[variant])
+        rng = random.Random(seed)
+        for _ in range(2000):
+            if g.is_over or g.is_stalled:
+                break
+            actions = g.legal_actions()
+            a = rng.choice(actions)
+            h.update(f"{len(actions)}:{a}|".encode())
+            for e in g.apply(a):
+                h.update(f"{e};".encode())
+        else:
+            pytest.fail(f"seed {seed}: no end in 2000 actions")
+    return h.hexdigest()[:16]
+
+
+@pytest.mark.parametrize("variant,players", sorted(BEFORE))
+def test_same_seed_same_game_as_before(variant: str, players: int) -> None:
+    assert _fingerprint(variant, players) == BEFORE[(variant, players)]
+
+
+def test_legal_actions_are_the_interned_takes() -> None:
+    g = start(seed=7, players=3)
+    rng = random.Random(7)
+    for _ in range(40):
+        actions = g.legal_actions()
+        for a in actions:
+            assert a.kind is Kind.TAKE
+            assert a is take(*a.args)
+            assert a is parse_action(str(a))
+        g.apply(rng.choice(actions))
+
+
+def test_take_and_wall_give_one_object_per_action() -> None:
+    for source in (*range(9), CENTRE_SOURCE):
+        for colour in range(NUM_COLOURS):
+            for dest in range(FLOOR + 1):
+                a = take(source, colour, dest)
+                assert a is TAKES[source][colour][dest]
+                assert a.args == (source, colour, dest)
+    assert take(2, 1, 3, 2) is take(2, 1, 3, 2)
+    assert take(2, 1, 3, 2) != take(2, 1, 3)
+    assert wall(1, 4) is wall(1, 4)
+
+
+def test_notation_is_formatted_once_and_unchanged() -> None:
+    for a in (take(0, 2, 3), take(CENTRE_SOURCE, 0, FLOOR), take(4, 1, 4, 3), wall(2, 0)):
+        assert str(a) == a.text == format_action(a)
+    assert str(take(1, 2, 2)) == "take F2 red line 3"
+    assert str(wall(1, 3)) == "wall r2 c4"
+
+
+def test_bench_prints_the_peer_row_in_the_same_run() -> None:
+    pytest.importorskip("azul_game_engine")
+    from harness.cli import cli
+
+    result = CliRunner().invoke(cli, ["bench", "--game", "azul", "--games", "2", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    assert "peer azul-game-engine" in result.output
+    assert "vs the peer azul-game-engine:" in result.output
+
+
+def test_bench_of_a_game_without_a_peer_has_no_peer_row() -> None:
+    from harness.cli import cli
+
+    result = CliRunner().invoke(cli, ["bench", "--game", "duel", "--games", "1"])
+    assert result.exit_code == 0, result.output
+    assert "peer" not in result.output
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_peer_bench_is_repeatable(players: int) -> None:
+    pytest.importorskip("azul_game_engine")
+    from harness.azul.peer_bench import run
+
+    first, again = run(2, seed=11, players=players), run(2, seed=11, players=players)
+    assert first.games == 2 and first.actions == again.actions and first.crashed == again.crashed
+    assert first.actions > 0
