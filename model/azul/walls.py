@@ -35,8 +35,8 @@ def allowed_columns(wall: list[int], row: int, colour: int, gray: bool) -> list[
         col = printed_column(row, colour)
         return [col] if wall[base + col] == EMPTY else []
     cite("azul.gray.free-placement")
+    cite("azul.gray.row-unique")          # checked at every placement, like the column rule below
     if colour in wall[base:base + ROWS]:
-        cite("azul.gray.row-unique")
         return []
     cite("azul.gray.column-unique")
     return [c for c in range(ROWS) if wall[base + c] == EMPTY and colour not in wall[c::ROWS]]

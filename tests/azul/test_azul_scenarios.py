@@ -194,3 +194,28 @@ def test_an_exported_position_loads_to_the_same_state(tmp_path: Path, seed: int)
     from harness.azul.scenarios.position import build_game
     rebuilt, _ = build_game(scenario)
     assert attrs.evolve(rebuilt.state, tiling=(0, 0)) == attrs.evolve(g.state, tiling=(0, 0))   # a cursor
+
+
+@pytest.mark.parametrize(("fixture", "clause"), [
+    ("gray/row-unique.toml", "azul.gray.row-unique"),
+    ("guide/wall-pattern-printed-spaces.toml", "azul.component.wall-pattern"),
+])
+def test_the_wall_rule_scenarios_fire_their_clause(fixture: str, clause: str) -> None:
+    """Coverage counts a clause as asserted only when a passing test declaring it also fires it."""
+    from model.clauses import recording
+
+    scenario = load_scenario(FIXTURES / fixture)
+    assert clause in scenario.clauses
+    with recording() as rec:
+        result = run_scenario(scenario)
+    assert result.passed, result.diffs
+    assert rec.clauses[clause] > 0
+
+
+def test_a_chance_script_that_runs_dry_is_a_diff_not_a_crash(tmp_path: Path) -> None:
+    text = GOOD.replace('F2 = "KKKK"', 'F2 = ""').replace("[then]", '[chance]\nstrict = true\n\n[then]')
+    text = text.replace('when = ["take F1 red line 2"]', 'when = ["take F1 red line 2", "take C blue line 3", '
+                                                         '"take C yellow line 3"]')
+    result = run_scenario(load_scenario(_write(tmp_path, text)))
+    assert not result.passed
+    assert any("chance.tiles: the script has no more tiles" in d for d in result.diffs), result.diffs
