@@ -197,32 +197,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     test_results = load_test_results(tests_json)
 
     def mutation(st: Stage) -> dict[str, dict[str, Any]]:
-        from harness.mutation.analysis import plan, run, stale, verdicts
-        from harness.mutation.store import RESULTS, load_results, save_results
-        plans = plan(ROOT, catalogue, tests_json)
-        stored = load_results(ROOT)
-        todo = list(plans) if profile == "deep" else stale(plans, stored)
-        budget = settings.get("mutation_seconds")
-        deadline = time.monotonic() + budget if budget else None
-        if todo:
-            stored.setdefault("clauses", {}).update(run(ROOT, plans, todo, jobs, lambda r: None, deadline))
-            stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items())
-                                 if k in plans or not k.startswith(catalogue.id_prefix)}   # other games' stay
-            save_results(ROOT, stored)
-        judged = verdicts(ROOT, catalogue, plans, stored, tests_json)
-        guarded = sum(v.guarded for v in judged.values())
-        share = guarded / len(judged) if judged else 0.0
-        threshold = guarded_threshold()
-        killed = sum(v.killed for v in judged.values() if v.status in ("guarded", "unguarded"))
-        total = sum(v.total for v in judged.values() if v.status in ("guarded", "unguarded"))
-        st.ok = share >= threshold
-        still_stale = sum(v.status in ("stale", "not-run") for v in judged.values())
-        st.detail = (f"{guarded}/{len(judged)} clauses guarded ({share:.0%}, threshold {threshold:.0%}); "
-                     f"mutants killed {killed}/{total}; {len(todo) - still_stale} clause(s) re-run, the rest from "
-                     f"{RESULTS}" + (f"; {still_stale} still stale (out of time: run `azul-rules mutate`)"
-                                     if still_stale else ""))
-        return {cid: {"status": v.status, "killed": v.killed, "total": v.total, "equivalent": v.equivalent,
-                      "survivors": list(v.survivors), "tests": list(v.tests)} for cid, v in judged.items()}
+        return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold())
     guard = _stage(console, stages, "mutation analysis", mutation)
 
     def simulation(st: Stage) -> Any:
@@ -268,7 +243,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
                      f"{'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; {broken_rows} rows break an invariant")
         return [r.to_json() for r in rows]
     matrix_rows = _stage(console, stages, "interpretation matrix", matrix)
-    others = [_verify_game(g, settings, jobs, console, stages, found, test_results)
+    others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile)
               for g in game_names() if g != DEFAULT_GAME]
 
     def coverage(st: Stage) -> Any:
@@ -311,11 +286,44 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
 MAX_COUNTEREXAMPLES = 20        # counterexample files verify writes per stage (all failures are counted)
 
 
+def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str, Any], profile: str, jobs: int,
+              threshold: float) -> dict[str, dict[str, Any]]:
+    """One game's mutation analysis: re-run its stale clauses (all under `deep`) within the profile's
+    time, judge every clause from tests/mutants.json, fail below the game's guarded threshold."""
+    from harness.mutation.analysis import plan, run, stale, verdicts
+    from harness.mutation.store import RESULTS, load_results, save_results
+    plans = plan(ROOT, catalogue, tests_json)
+    stored = load_results(ROOT)
+    todo = list(plans) if profile == "deep" else stale(plans, stored)
+    budget = settings.get("mutation_seconds")
+    deadline = time.monotonic() + budget if budget else None
+    if todo:
+        stored.setdefault("clauses", {}).update(run(ROOT, plans, todo, jobs, lambda r: None, deadline))
+        stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items())
+                             if k in plans or not k.startswith(catalogue.id_prefix)}   # other games' stay
+        save_results(ROOT, stored)
+    judged = verdicts(ROOT, catalogue, plans, stored, tests_json)
+    guarded = sum(v.guarded for v in judged.values())
+    share = guarded / len(judged) if judged else 0.0
+    killed = sum(v.killed for v in judged.values() if v.status in ("guarded", "unguarded"))
+    total = sum(v.total for v in judged.values() if v.status in ("guarded", "unguarded"))
+    st.ok = share >= threshold
+    still_stale = sum(v.status in ("stale", "not-run") for v in judged.values())
+    from harness.registry import DEFAULT_GAME
+    game = "" if catalogue.game == DEFAULT_GAME else f" --game {catalogue.game}"
+    st.detail = (f"{guarded}/{len(judged)} clauses guarded ({share:.0%}, threshold {threshold:.0%}); "
+                 f"mutants killed {killed}/{total}; {len(todo) - still_stale} clause(s) re-run, the rest from "
+                 f"{RESULTS}" + (f"; {still_stale} still stale (out of time: run `azul-rules mutate{game}`)"
+                                 if still_stale else ""))
+    return {cid: {"status": v.status, "killed": v.killed, "total": v.total, "equivalent": v.equivalent,
+                  "survivors": list(v.survivors), "tests": list(v.tests)} for cid, v in judged.items()}
+
+
 def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Console, stages: list[Stage],
-                 found: Path, test_results: Mapping[str, Any]) -> dict[str, Any]:
+                 found: Path, test_results: Mapping[str, Any], tests_json: Path, profile: str) -> dict[str, Any]:
     """A game other than the default: its simulation campaign (uniform policy, every invariant after
-    every step, each player count), its interpretation matrix and its coverage against its own
-    thresholds; what the report's section for the game shows."""
+    every step, each player count), its interpretation matrix, its mutation analysis and its coverage
+    against its own thresholds; what the report's section for the game shows."""
     from harness.coverage import compute, lint, summary
     from harness.registry import get_game
     from properties.matrix import columns, run_matrix
@@ -354,16 +362,19 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
         hits.update(c.totals("clause_hits"))
         edges.update(c.totals("edge_hits"))
 
+    def mutation(st: Stage) -> dict[str, dict[str, Any]]:
+        return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold(game))
+    guard = _stage(console, stages, f"{game}: mutation analysis", mutation)
+
     def coverage(st: Stage) -> list[Any]:
-        rows = compute(catalogue, test_results, hits, {})
+        rows = compute(catalogue, test_results, hits, guard or {})
         problems = lint(catalogue, test_results)
         s = summary(rows)["total"]
         need = asserted_threshold(game)
         st.ok = not problems and s["asserted_share"] >= need
         st.failures = [str(p) for p in problems]
         st.detail = (f"{s['implemented']}/{s['total']} implemented, {s['exercised']} exercised, {s['asserted']} "
-                     f"asserted ({s['asserted_share']:.0%}, threshold {need:.0%}; mutation analysis: "
-                     f"`azul-rules mutate --game {game}`)")
+                     f"asserted ({s['asserted_share']:.0%}, threshold {need:.0%})")
         return rows
     clause_rows = _stage(console, stages, f"{game}: coverage", coverage)
     return {"name": game, "title": entry.title, "catalogue": catalogue, "clauses": clause_rows,

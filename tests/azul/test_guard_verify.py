@@ -1,0 +1,31 @@
+"""`azul-rules verify` judges classic Azul's guarded share against classic's own threshold (issue 12):
+the mutation stage is shared by the games (harness/verify.py `_mutation`), so a classic clause whose
+mutants are not all killed (or not run) counts against `[tool.azul-rules.games.azul] guarded_threshold`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness import verify
+from harness.mutation import analysis
+from spec import default_catalogue
+
+
+@pytest.mark.parametrize(("threshold", "ok"), [(0.0, True), (1.0, False)])
+def test_verify_judges_classic_mutation_against_its_threshold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              threshold: float, ok: bool) -> None:
+    tracking = tmp_path / "tests.json"
+    tracking.write_text(json.dumps({"tests": {}}))
+    monkeypatch.setattr(analysis, "stale", lambda plans, stored: [])     # judge the store only: run nothing
+    monkeypatch.setattr("harness.mutation.store.load_results", lambda root: {"clauses": {}})
+    st = verify.Stage("azul: mutation analysis")
+    judged = verify._mutation(st, default_catalogue("azul"), tracking, {"mutation_seconds": 1}, "ci", 1, threshold)
+    assert judged and all(cid.startswith("azul.") for cid in judged)
+    assert {v["status"] for v in judged.values()} == {"not-run", "no-sites"}    # nothing stored, no tracking
+    assert st.ok is ok
+    assert st.detail.startswith(f"0/{len(judged)} clauses guarded")
+    assert "`azul-rules mutate --game azul`" in st.detail
+
