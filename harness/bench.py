@@ -1,8 +1,16 @@
-"""Benchmark: full random legal games per second, with clause recording off and on, for any game."""
+"""Benchmark: full random legal games per second, with clause recording off and on, for any game.
+
+Each measurement is repeated (`repeat`, default 5) and reported as its median with the spread
+(min-max), with the CPU time of this process (time.process_time) beside the wall time; the cost
+of recording is the ratio of the medians. The process's peak memory is read with
+resource.getrusage."""
 
 from __future__ import annotations
 
 import random
+import resource
+import statistics
+import sys
 import time
 
 import attrs
@@ -10,12 +18,15 @@ import attrs
 from harness.registry import DEFAULT_GAME, get_game
 from model.clauses import recording
 
+REPEAT = 5
+
 
 @attrs.frozen
 class BenchResult:
     games: int
     actions: int
     seconds: float
+    cpu_seconds: float = 0.0
 
     @property
     def games_per_s(self) -> float:
@@ -24,6 +35,35 @@ class BenchResult:
     @property
     def actions_per_s(self) -> float:
         return self.actions / self.seconds
+
+
+@attrs.frozen
+class Repeated:
+    """One measurement taken `len(runs)` times: medians and spreads."""
+    runs: tuple[BenchResult, ...]
+
+    def _median(self, values: list[float]) -> float:
+        return statistics.median(values)
+
+    @property
+    def seconds(self) -> float:
+        return self._median([r.seconds for r in self.runs])
+
+    @property
+    def cpu_seconds(self) -> float:
+        return self._median([r.cpu_seconds for r in self.runs])
+
+    @property
+    def games_per_s(self) -> float:
+        return self._median([r.games_per_s for r in self.runs])
+
+    @property
+    def actions_per_s(self) -> float:
+        return self._median([r.actions_per_s for r in self.runs])
+
+    def spread(self, attr: str) -> tuple[float, float]:
+        values = [getattr(r, attr) for r in self.runs]
+        return min(values), max(values)
 
 
 def play_random(seed: int, game: str = DEFAULT_GAME, players: int | None = None) -> int:
@@ -47,7 +87,7 @@ def play_random(seed: int, game: str = DEFAULT_GAME, players: int | None = None)
 
 def run(games: int, seed: int = 0, record: bool = False, game: str = DEFAULT_GAME,
         players: int | None = None) -> BenchResult:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     actions = 0
     if record:
         with recording():
@@ -56,4 +96,45 @@ def run(games: int, seed: int = 0, record: bool = False, game: str = DEFAULT_GAM
     else:
         for i in range(games):
             actions += play_random(seed + i, game, players)
-    return BenchResult(games, actions, time.perf_counter() - start)
+    return BenchResult(games, actions, time.perf_counter() - start, time.process_time() - cpu)
+
+
+def repeated(games: int, seed: int = 0, record: bool = False, game: str = DEFAULT_GAME,
+             players: int | None = None, repeat: int = REPEAT) -> Repeated:
+    """`run` taken `repeat` times (the same games each time)."""
+    return Repeated(tuple(run(games, seed, record, game, players) for _ in range(max(1, repeat))))
+
+
+def interleaved(games: int, seed: int = 0, game: str = DEFAULT_GAME, players: int | None = None,
+                repeat: int = REPEAT) -> tuple[Repeated, Repeated]:
+    """Recording off and on, taken in turn (off, on, off, on, ...) so a drift in the machine's speed
+    falls on both alike."""
+    off: list[BenchResult] = []
+    on: list[BenchResult] = []
+    for _ in range(max(1, repeat)):
+        off.append(run(games, seed, False, game, players))
+        on.append(run(games, seed, True, game, players))
+    return Repeated(tuple(off)), Repeated(tuple(on))
+
+
+def peak_rss_mib() -> float:
+    """This process's peak resident memory so far, in MiB (ru_maxrss: KiB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def rows(off: Repeated, on: Repeated) -> list[tuple[str, ...]]:
+    """The table's rows: recording, games/s median (min-max), actions/s median, wall s median
+    (min-max), CPU s median (min-max)."""
+    out = []
+    for name, r in (("off", off), ("on", on)):
+        lo, hi = r.spread("games_per_s")
+        wlo, whi = r.spread("seconds")
+        clo, chi = r.spread("cpu_seconds")
+        out.append((name, f"{r.games_per_s:.1f} ({lo:.1f}-{hi:.1f})", f"{r.actions_per_s:.0f}",
+                    f"{r.seconds:.2f} ({wlo:.2f}-{whi:.2f})", f"{r.cpu_seconds:.2f} ({clo:.2f}-{chi:.2f})"))
+    return out
+
+
+COLUMNS = ("recording", "games/s median (min-max)", "actions/s median", "wall s median (min-max)",
+           "CPU s median (min-max)")
