@@ -1,0 +1,88 @@
+"""Cost-aware mutant runs (harness.mutation.selection, runner, worker): the tests bearing on a clause
+run fastest first and stop at the first failure, slow tests run in a late stage only when the quick
+ones all passed, each stage is cut at a clock derived from its tests' measured duration, and the
+worker runs them under the mutation Hypothesis profile."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.mutation import profile
+from harness.mutation.analysis import plan
+from harness.mutation.runner import run_all
+from harness.mutation import selection
+from harness.mutation.selection import CLOCK_FACTOR, CLOCK_OVERHEAD, LATE_SECONDS, Stage, clock, stages
+from harness.mutation.store import clause_hash
+from spec import default_catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+CLAUSE = "duel.score.horizontal"
+PROBES = "tests/test_mutation_probes.py::"
+
+
+def _record(nodeid: str, duration: float, cost: int) -> selection.TestRecord:
+    return selection.TestRecord(nodeid, duration, frozenset({CLAUSE}), frozenset({CLAUSE}), True, cost)
+
+
+def test_tests_run_fastest_first_and_slow_ones_in_a_late_stage() -> None:
+    # The cost (rule hits) says the opposite of the measured duration here: the order follows the duration.
+    chosen = [_record("t::campaign", 16.0, 10), _record("t::b", 0.5, 1), _record("t::a", 0.002, 900),
+              _record("t::property", LATE_SECONDS, 5)]
+    quick, late = stages(chosen)
+    assert quick.tests == ("t::a", "t::b")
+    assert late.tests == ("t::property", "t::campaign")
+    assert stages([_record("t::a", 0.1, 1)]) == (Stage(("t::a",), clock([_record("t::a", 0.1, 1)])),)
+
+
+def test_a_stage_is_cut_at_k_times_its_measured_duration_not_a_fixed_long_clock() -> None:
+    quick = [_record(f"t::q{k}", 0.003, 1) for k in range(15)]
+    assert clock(quick) == pytest.approx(CLOCK_FACTOR * 0.045 + CLOCK_OVERHEAD, abs=0.1)
+    assert clock(quick) < 30                        # the old floor for every clause
+    assert clock([_record("t::campaign", 16.0, 1)]) == pytest.approx(CLOCK_FACTOR * 16 + CLOCK_OVERHEAD)
+
+
+def _tracking(path: Path, durations: dict[str, float]) -> Path:
+    tests = {nodeid: {"outcome": "passed", "duration": d, "declared": [CLAUSE], "fired": {CLAUSE: 1}}
+             for nodeid, d in durations.items()}
+    path.write_text(json.dumps({"tests": tests}))
+    return path
+
+
+def test_the_plan_runs_in_stages_and_its_hash_does_not_move_with_measured_durations(tmp_path: Path) -> None:
+    a, b = "tests/test_model_scoring.py::x", "tests/test_model_scoring.py::y"
+    catalogue = default_catalogue()
+    one = plan(ROOT, catalogue, _tracking(tmp_path / "one.json", {a: 0.01, b: 2.0}))[CLAUSE]
+    two = plan(ROOT, catalogue, _tracking(tmp_path / "two.json", {a: 3.0, b: 0.02}))[CLAUSE]
+    assert [st.tests for st in one.stages] == [(a,), (b,)]
+    assert [st.tests for st in two.stages] == [(b,), (a,)]
+    assert one.timeout == pytest.approx(sum(st.timeout for st in one.stages))
+    assert one.hash == two.hash                     # same tests, same verdicts: not stale
+    # ... but the Hypothesis profile mutants run under is part of what the verdict depends on.
+    assert one.hash != clause_hash(ROOT, one.extents, one.tests)
+    assert one.hash == clause_hash(ROOT, one.extents, one.tests, (profile.key(),))
+
+
+def test_a_worker_stops_at_the_first_failure_skips_the_late_stage_and_cuts_a_stage_at_its_clock(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")
+    mutant = plan(ROOT, default_catalogue(), tmp_path / "absent.json")[CLAUSE].mutants[0]
+    fails, passes, sleeps = PROBES + "test_probe_fails", PROBES + "test_probe_passes", PROBES + "test_probe_sleeps"
+    setup = PROBES + "test_probe_runs_under_the_mutation_profile_in_a_prepared_worker"
+    work = [
+        (mutant, (Stage((fails, sleeps), 40.0),), 40.0),                      # -x: the sleeper never runs
+        (mutant, (Stage((fails,), 40.0), Stage((sleeps,), 40.0)), 80.0),      # the late stage never runs
+        (mutant, (Stage((passes,), 40.0), Stage((sleeps,), 2.0)), 42.0),      # cut at the late stage's clock
+        (mutant, (Stage((setup,), 40.0),), 40.0),
+    ]
+    killed_in_one, killed_in_quick, cut, prepared = run_all(ROOT, work, 1, lambda _r: None)
+    assert killed_in_one is not None and killed_in_quick is not None and cut is not None and prepared is not None
+    assert (killed_in_one.status, killed_in_one.killer) == ("killed", fails)
+    assert killed_in_one.seconds < 40
+    assert (killed_in_quick.status, killed_in_quick.killer) == ("killed", fails)
+    assert killed_in_quick.seconds < 40 and killed_in_quick.tests == 2
+    assert cut.status == "timeout" and cut.killer == "no verdict within 2 s"
+    assert cut.seconds < 40
+    assert prepared.status == "survived", prepared
