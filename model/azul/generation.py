@@ -4,10 +4,10 @@ check that the two agree on every state of random games."""
 from __future__ import annotations
 
 from model.azul.actions import CENTRE_SOURCE, FLOOR, TAKES, Action, take, wall
-from model.azul.colours import NUM_COLOURS, ROWS
+from model.azul.colours import EMPTY, NUM_COLOURS, ROWS
 from model.azul.ruleset import Ruleset
 from model.azul.state import NOBODY, OFFER, TILING, AzulState, Board
-from model.azul.walls import allowed_columns, row_has_colour
+from model.azul.walls import allowed_columns
 from model.clauses import cite, cite_alternative
 
 
@@ -21,82 +21,104 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
         return []
     cite("azul.offer.actions")
     board = state.boards[state.to_move]
+    # The colours each source offers (a bit set), then where each colour offered may go.
+    offered = [_colours_in(tiles) for tiles in state.factories]
+    offered.append(_colours_in(state.centre))
+    present = 0
+    for colours in offered:
+        present |= colours
+    sets = _destination_sets(board, present, rules)
     if rules.voluntary_split:
-        return _with_splits(state, board, rules)
-    # One destination set per colour present (rule: _destinations), then the interned takes for it.
-    sets: list[tuple[tuple[Action, ...], ...] | None] = [None] * NUM_COLOURS
+        return _with_splits(state, board, offered, sets)
     out: list[Action] = []
-    for tiles, by_set in zip(state.factories, _BY_SET, strict=False):
-        for colour, n in enumerate(tiles):
-            if n:
-                chosen = sets[colour]
-                if chosen is None:
-                    chosen = sets[colour] = _chosen(board, colour, rules)
-                out += by_set[colour][chosen]
-    by_set = _BY_SET[CENTRE_SOURCE]
-    for colour, n in enumerate(state.centre):
-        if n:
-            chosen = sets[colour]
-            if chosen is None:
-                chosen = sets[colour] = _chosen(board, colour, rules)
-            out += by_set[colour][chosen]
+    for source, colours in enumerate(offered):
+        by_set = _BY_SET[CENTRE_SOURCE if source == len(state.factories) else source]
+        for colour in _BITS[colours]:
+            out += by_set[colour][sets[colour]]
     return out
 
 
-def _chosen(board: Board, colour: int, rules: Ruleset) -> int:
-    """The destinations of `colour` as a bit set (bit d: destination d)."""
-    bits = 0
-    for dest in _destinations(board, colour, rules):
-        bits |= 1 << dest
+def _colours_in(tiles: list[int]) -> int:
+    """The colours a source holds, as a bit set (bit c: colour c)."""
+    key = tuple(tiles)
+    bits = _COLOURS_IN.get(key)
+    if bits is None:
+        bits = sum(1 << colour for colour, n in enumerate(tiles) if n)
+        if len(_COLOURS_IN) >= _COLOURS_IN_BOUND:
+            _COLOURS_IN.clear()
+        _COLOURS_IN[key] = bits
     return bits
 
 
-def _with_splits(state: AzulState, board: Board, rules: Ruleset) -> list[Action]:
+def _with_splits(state: AzulState, board: Board, offered: list[int], sets: list[int]) -> list[Action]:
     """azul.lines.voluntary-split=voluntary-split: every take, and every smaller count on a line."""
-    dests: list[list[int] | None] = [None] * NUM_COLOURS
     out: list[Action] = []
-    for source, tiles in enumerate(state.factories + [state.centre]):
+    for source, colours in enumerate(offered):
         src = CENTRE_SOURCE if source == len(state.factories) else source
-        for colour in range(NUM_COLOURS):
+        tiles = state.centre if src == CENTRE_SOURCE else state.factories[source]
+        for colour in _BITS[colours]:
             n = tiles[colour]
-            if n:
-                d = dests[colour]
-                if d is None:
-                    d = dests[colour] = _destinations(board, colour, rules)
-                for dest in d:
-                    out.append(take(src, colour, dest))
-                    if dest != FLOOR:
-                        room = dest + 1 - board.line_count[dest]
-                        out.extend(take(src, colour, dest, k) for k in range(1, min(n, room)))
+            for dest in _BITS[sets[colour]]:
+                out.append(take(src, colour, dest))
+                if dest != FLOOR:
+                    room = dest + 1 - board.line_count[dest]
+                    out.extend(take(src, colour, dest, k) for k in range(1, min(n, room)))
     return out
 
 
-def _destinations(board: Board, colour: int, rules: Ruleset) -> list[int]:
-    """Pattern lines that may take `colour` now, then the floor (always open)."""
-    out = []
+def _destination_sets(board: Board, present: int, rules: Ruleset) -> list[int]:
+    """For each colour of the bit set `present`: where it may go now, as a bit set (bit d: pattern
+    line d, bit FLOOR: the floor line, always open). Worked out line by line for all those colours
+    at once; each rule is cited once per (colour, line) it decides, as when asked colour by colour."""
+    open_to = [0] * ROWS                    # per pattern line: the colours it may take now
     for line in range(ROWS):
         n = board.line_count[line]
-        if n and board.line_colour[line] != colour:
+        colours = (1 << board.line_colour[line] if n else ALL_COLOURS) & present
+        if not colours:
             continue
         if n == line + 1:
             if rules.full_line_allowed:
                 cite_alternative("azul.lines.full-line-choice", "allowed")
-                out.append(line)
+                open_to[line] = colours
             else:
                 cite_alternative("azul.lines.full-line-choice", "refused")
             continue
-        if row_has_colour(board.wall, line, colour):
+        on_wall = colours & _row_colours(board.wall, line)
+        for _ in _BITS[on_wall]:
             cite("azul.lines.wall-has-colour")
-            continue
-        if rules.gray and not allowed_columns(board.wall, line, colour, True):
-            if rules.refuse_unplaceable:
-                cite_alternative("azul.gray.unplaceable-line", "refused")
-                continue
-            cite_alternative("azul.gray.unplaceable-line", "allowed")
-        out.append(line)
-    out.append(FLOOR)
-    return out
+        colours &= ~on_wall
+        if rules.gray:
+            for colour in _BITS[colours]:
+                if not allowed_columns(board.wall, line, colour, True):
+                    if rules.refuse_unplaceable:
+                        cite_alternative("azul.gray.unplaceable-line", "refused")
+                        colours &= ~(1 << colour)
+                        continue
+                    cite_alternative("azul.gray.unplaceable-line", "allowed")
+        open_to[line] = colours
+    sets = [_FLOOR_ONLY] * NUM_COLOURS
+    for line, colours in enumerate(open_to):
+        for colour in _BITS[colours]:
+            sets[colour] |= 1 << line
+    return sets
 
+
+def _row_colours(wall: list[int], row: int) -> int:
+    """The colours already on wall row `row`, as a bit set."""
+    bits = 0
+    for colour in wall[row * ROWS:(row + 1) * ROWS]:
+        if colour != EMPTY:
+            bits |= 1 << colour
+    return bits
+
+
+ALL_COLOURS = (1 << NUM_COLOURS) - 1
+_FLOOR_ONLY = 1 << FLOOR
+# _BITS[bits]: the set bits of a bit set below 64, lowest first.
+_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(FLOOR + 1) if bits >> i & 1)
+                                           for bits in range(1 << (FLOOR + 1)))
+_COLOURS_IN: dict[tuple[int, ...], int] = {}       # tiles per colour -> colours held (pure arithmetic)
+_COLOURS_IN_BOUND = 1 << 16
 
 # _BY_SET[source][colour][bits]: the takes of that colour from that source to the destinations in
 # the bit set, in destination order (made once, from the interned TAKES).

@@ -109,3 +109,42 @@ def test_peer_bench_is_repeatable(players: int) -> None:
     first, again = run(2, seed=11, players=players), run(2, seed=11, players=players)
     assert first.games == 2 and first.actions == again.actions and first.crashed == again.crashed
     assert first.actions > 0
+
+
+def _asked(g: "object") -> tuple[int, int]:
+    """(wall-has-colour refusals, full lines met) over every (colour offered, pattern line) pair of
+    the player to move, worked out here colour by colour as the generator did before issue 12."""
+    s = g.state  # type: ignore[attr-defined]
+    board = s.boards[s.to_move]
+    offered = {c for tiles in [*s.factories, s.centre] for c in range(NUM_COLOURS) if tiles[c]}
+    on_wall = full = 0
+    for colour in offered:
+        for line in range(5):
+            n = board.line_count[line]
+            if n and board.line_colour[line] != colour:
+                continue
+            if n == line + 1:
+                full += 1
+            elif colour in board.wall[line * 5:line * 5 + 5]:
+                on_wall += 1
+    return on_wall, full
+
+
+def test_generation_cites_each_colour_and_line_it_decides() -> None:
+    from model.clauses import recording
+
+    g = start(seed=5, players=2)
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(300):
+        if g.is_over:
+            break
+        if g.state.phase == "offer":
+            on_wall, full = _asked(g)
+            with recording() as rec:
+                g.legal_actions()
+            assert rec.clauses["azul.lines.wall-has-colour"] == on_wall
+            assert rec.alternatives[("azul.lines.full-line-choice", "refused")] == full
+            seen += on_wall
+        g.apply(rng.choice(g.legal_actions()))
+    assert seen > 0
