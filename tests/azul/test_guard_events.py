@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from model.azul import parse_action
 from model.azul.colours import MARKER, ROWS
 from tests.azul.helpers import BLACK, BLUE, RED, TURQUOISE, YELLOW, bare, play, printed, set_line
 
@@ -125,3 +126,27 @@ def test_a_dead_game_is_logged(alt: str, last: list[str]) -> None:
     bonuses = ["P1 bonus +10: 1 x 10 [azul.end.bonus-colour]", "P2 bonus +10: 1 x 10 [azul.end.bonus-colour]"]
     assert events[2:] == ["P1 penalty -1: 1 on the floor [azul.floor.penalties]",
                           *(last if alt == "stall" else [last[0], *bonuses, last[1]])]
+    assert s.lid == [0, 0, 0, 1, 0] and s.bag == [0, 0, 0, 5, 0]
+    why = ("no tile can ever reach a wall again: nobody can act (stalled)" if alt == "stall"
+           else "the game is over")
+    assert g.why_illegal(parse_action("take F1 black floor")) == ("azul.end.trigger", why)
+
+
+@pytest.mark.clause("azul.wall.complete-only", "azul.gray.free-placement")
+def test_two_allowed_spaces_are_a_choice_one_is_not() -> None:
+    g = bare(wall="gray", first=1)
+    s = g.state
+    b = s.boards[0]
+    b.wall[ROWS:ROWS + 3] = [RED, YELLOW, BLACK]          # row 2: c4 and c5 free
+    set_line(b, 2, BLUE, 2)
+    c = s.boards[1]
+    c.wall[0:4] = [RED, YELLOW, BLACK, TURQUOISE]         # P2's row 1: only c5 free
+    s.factories[0][BLUE] = 1
+    s.bag = [20] * 5
+    events = log(g, "take F1 blue line 1")                # P2 completes its line 1 with this
+    assert s.phase == "tiling" and s.tiling == (0, 1) and g.current_player == 0
+    assert [str(a) for a in g.legal_actions()] == ["wall r2 c4", "wall r2 c5"]
+    assert not [x for x in events if " score " in x]
+    events = log(g, "wall r2 c5")
+    assert [x for x in events if "score" in x] == ["P1 score +1: blue to r2 c5 [azul.score.immediate]",
+                                                   "P2 score +5: blue to r1 c5 [azul.score.immediate]"]
