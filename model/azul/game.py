@@ -72,7 +72,7 @@ class Game:
     # --- the one mutating entry point -----------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return what happened; IllegalAction (state unchanged) otherwise."""
-        problem = self.why_illegal(action)
+        problem = legality.why_illegal(self.state, self.rules, action)
         if problem is not None:
             cite(problem[0])                     # the rule fired: it refused the action
             raise IllegalAction(action, *problem)

@@ -22,8 +22,12 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
     cite("azul.offer.actions")
     board = state.boards[state.to_move]
     # The colours each source offers (a bit set), then where each colour offered may go.
-    offered = [_colours_in(tiles) for tiles in state.factories]
-    offered.append(_colours_in(state.centre))
+    known = _COLOURS_IN.get
+    offered = [known(tuple(tiles)) for tiles in state.factories]
+    offered.append(known(tuple(state.centre)))
+    if None in offered:
+        offered = [_colours_in(tiles) for tiles in state.factories]
+        offered.append(_colours_in(state.centre))
     present = 0
     for colours in offered:
         present |= colours
@@ -31,8 +35,7 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
     if rules.voluntary_split:
         return _with_splits(state, board, offered, sets)
     out: list[Action] = []
-    for source, colours in enumerate(offered):
-        by_set = _BY_SET[CENTRE_SOURCE if source == len(state.factories) else source]
+    for by_set, colours in zip(_SOURCES[len(state.factories)], offered, strict=True):
         for colour in _BITS[colours]:
             out += by_set[colour][sets[colour]]
     return out
@@ -105,10 +108,10 @@ def _destination_sets(board: Board, present: int, rules: Ruleset) -> list[int]:
 
 def _row_colours(wall: list[int], row: int) -> int:
     """The colours already on wall row `row`, as a bit set."""
-    bits = 0
-    for colour in wall[row * ROWS:(row + 1) * ROWS]:
-        if colour != EMPTY:
-            bits |= 1 << colour
+    cells = tuple(wall[row * ROWS:(row + 1) * ROWS])
+    bits = _ROW_COLOURS.get(cells)
+    if bits is None:
+        bits = _ROW_COLOURS[cells] = sum({1 << colour for colour in cells if colour != EMPTY})
     return bits
 
 
@@ -119,6 +122,7 @@ _BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(FLOOR + 1) if 
                                            for bits in range(1 << (FLOOR + 1)))
 _COLOURS_IN: dict[tuple[int, ...], int] = {}       # tiles per colour -> colours held (pure arithmetic)
 _COLOURS_IN_BOUND = 1 << 16
+_ROW_COLOURS: dict[tuple[int, ...], int] = {}      # a wall row's cells -> colours on it (at most 6**5 rows)
 
 # _BY_SET[source][colour][bits]: the takes of that colour from that source to the destinations in
 # the bit set, in destination order (made once, from the interned TAKES).
@@ -126,3 +130,6 @@ _BY_SET: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
     tuple(tuple(tuple(row[d] for d in range(FLOOR + 1) if bits >> d & 1) for bits in range(1 << (FLOOR + 1)))
           for row in by_colour)
     for by_colour in TAKES)
+# _SOURCES[factories]: the _BY_SET rows of factories 1..n, then the centre's.
+_SOURCES: dict[int, tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]] = {
+    n: (*_BY_SET[:n], _BY_SET[CENTRE_SOURCE]) for n in range(CENTRE_SOURCE + 1)}

@@ -66,4 +66,4 @@ class AzulState:
                          self.starter, self.tiling)
 
     def tiles_on_offer(self) -> bool:
-        return any(self.centre) or any(any(f) for f in self.factories)
+        return any(self.centre) or any(map(any, self.factories))
