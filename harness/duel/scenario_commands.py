@@ -102,7 +102,17 @@ def show_command(game: str, path: Path, steps: bool, export_after: int | None, r
                  svg_out: Path | None, png_out: Path | None) -> None:
     """Render a scenario's position as text (or export it as a scenario, or draw it as SVG/PNG)."""
     require(game, "scenarios", "renderers", command="show")
-    scenario = with_readings(load_scenario(path), _flips(readings))
+    scenario = _with_readings(load_scenario(path), _flips(readings, game), game)
+    own = getattr(scenario, "game", "duel")
+    if own != "duel":                     # another game's file: its own `show`, text only
+        api = scenario_api(own)
+        if svg_out is not None or png_out is not None or not hasattr(api, "show"):
+            raise UserError(f"{path}: showing {own} scenarios as pictures is not supported yet")
+        try:
+            api.show(scenario, steps, export_after, click.echo)
+        except api.ShowError as exc:
+            raise UserError(str(exc)) from None
+        return
     if svg_out is not None or png_out is not None:
         _draw(scenario, steps, svg_out, png_out)
         return

@@ -219,3 +219,18 @@ def test_a_chance_script_that_runs_dry_is_a_diff_not_a_crash(tmp_path: Path) -> 
     result = run_scenario(load_scenario(_write(tmp_path, text)))
     assert not result.passed
     assert any("chance.tiles: the script has no more tiles" in d for d in result.diffs), result.diffs
+
+
+def test_cli_show_renders_a_classic_scenario_and_exports_it(tmp_path: Path) -> None:
+    path = str(FIXTURES / "guide" / "marker-first-from-centre.toml")
+    run = subprocess.run([sys.executable, "-m", "harness.cli", "show", path, "--steps"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "after when[2]: take C yellow line 3" in run.stdout and "marker: P2" in run.stdout
+    export = subprocess.run([sys.executable, "-m", "harness.cli", "show", path, "--export", "2"],
+                            capture_output=True, text=True)
+    assert export.returncode == 0, export.stderr
+    exported = load_scenario(_write(tmp_path, export.stdout))
+    assert exported.given["marker"] == "P2" and exported.given["p2"]["floor"] == "TM"
+    svg = subprocess.run([sys.executable, "-m", "harness.cli", "show", path, "--svg", str(tmp_path / "x.svg")],
+                         capture_output=True, text=True)
+    assert svg.returncode == 2 and svg.stderr.strip().count("\n") == 0 and "Traceback" not in svg.stderr
