@@ -48,35 +48,52 @@ def _peer() -> Any:
 
 
 def _moves(g: Any) -> list[tuple[int, Any, int, int]]:
-    """(factory index or -1 for the centre, tile, tiles to the floor, pattern line) the peer accepts."""
+    """(factory index or -1 for the centre, tile, tiles to the floor, pattern line) the peer accepts.
+    The peer is asked once per (colour, line) a call needs, not once per source as well."""
     me = g.players[g.current_player].board
     moves: list[tuple[int, Any, int, int]] = []
     sources: list[tuple[int, Sequence[Any]]] = [(i, f.tiles) for i, f in enumerate(g.factory_displays)]
     sources.append((-1, g.center.tiles))
+    rows: dict[Any, list[int]] = {}               # colour -> the pattern lines the peer accepts it on
     for index, tiles in sources:
         for tile in dict.fromkeys(tiles):          # colours present, first-seen order
-            count = sum(1 for t in tiles if t == tile)
-            for row, line in enumerate(me.pattern_lines):
-                if line.tile_count and (line.tile != tile or line.is_filled()):
-                    continue
-                if me.wall.already_has(tile, row):
-                    continue
-                moves.append((index, tile, 0, row))
+            count = tiles.count(tile)
+            accepted = rows.get(tile)
+            if accepted is None:
+                accepted = rows[tile] = _rows_for(me, tile)
+            moves.extend((index, tile, 0, row) for row in accepted)
             moves.append((index, tile, count, 0))   # everything to the floor
     return moves
 
 
+def _rows_for(me: Any, tile: Any) -> list[int]:
+    out = []
+    for row, line in enumerate(me.pattern_lines):
+        if line.tile_count and (line.tile != tile or line.is_filled()):
+            continue
+        if me.wall.already_has(tile, row):
+            continue
+        out.append(row)
+    return out
+
+
+def new_peer_game(players: int) -> Any:
+    """A peer game after its setup (its factories drawn from Python's global `random`)."""
+    board, floor, game, lid, player, wall = _peer()
+    shared = lid.Lid()
+    return game.Game([player.Player(board.Board(wall=wall.Wall(), floor=floor.Floor(shared)), f"P{i + 1}")
+                      for i in range(players)], starting_player=0, lid=shared)
+
+
 def play(seed: int, players: int, max_actions: int = 2000) -> tuple[int, bool]:
     """One random peer game; returns (actions, crashed)."""
-    board, floor, game, lid, player, wall = _peer()
+    _peer()
     rng = random.Random(seed)
     saved = random.getstate()
     random.seed(seed)
     n = 0
     try:
-        shared = lid.Lid()
-        g = game.Game([player.Player(board.Board(wall=wall.Wall(), floor=floor.Floor(shared)), f"P{i + 1}")
-                       for i in range(players)], starting_player=0, lid=shared)
+        g = new_peer_game(players)
         while g.is_running:
             if n >= max_actions:
                 raise RuntimeError(f"peer game seed {seed}: no end after {max_actions} actions")

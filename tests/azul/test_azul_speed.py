@@ -148,3 +148,32 @@ def test_generation_cites_each_colour_and_line_it_decides() -> None:
             seen += on_wall
         g.apply(rng.choice(g.legal_actions()))
     assert seen > 0
+
+
+def test_peer_games_are_the_same_as_before_its_enumerator_was_sped_up() -> None:
+    """The peer's random games (seeds 0-2) play as many actions as with the enumerator of 6c71f44,
+    which asked the peer about every (source, colour, line)."""
+    pytest.importorskip("azul_game_engine")
+    from harness.azul.peer_bench import play
+
+    got = [play(seed, players) for players in (2, 3, 4) for seed in range(3)]
+    assert got == [(100, False), (64, False), (60, False), (92, False), (101, False), (81, False),
+                   (92, False), (120, False), (117, False)]
+
+
+def test_peer_enumerator_asks_the_peer_once_per_colour_and_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("azul_game_engine")
+    from azul_game_engine import wall as peer_wall
+
+    from harness.azul import peer_bench
+
+    asked: list[tuple[object, int]] = []
+    original = peer_wall.Wall.already_has
+
+    def counting(self: object, tile: object, row: int) -> bool:
+        asked.append((tile, row))
+        return original(self, tile, row)
+
+    monkeypatch.setattr(peer_wall.Wall, "already_has", counting)
+    moves = peer_bench._moves(peer_bench.new_peer_game(4))
+    assert moves and asked and len(asked) == len(set(asked))
