@@ -9,8 +9,9 @@ machine's load, and adding a long campaign test does not make every clause's res
 The order (`stages`): fastest first by the duration the tracking record measured, in two stages.
 The quick tests run first; the slow ones (property tests, campaigns: `LATE_SECONDS` or more) run
 only when every quick test passed, under the mutation Hypothesis profile. Each stage is cut at a
-clock of `CLOCK_FACTOR` times its tests' measured duration plus `CLOCK_OVERHEAD` (a stage cut by
-its clock is a timeout, never a kill). When no tracking exists for a clause, the whole suite runs."""
+clock of `CLOCK_FACTOR` times its tests' measured duration plus `CLOCK_OVERHEAD`, which the worker
+stretches by the machine's load (harness.mutation.worker.slowdown; a stage cut by its clock is a
+timeout, never a kill). When no tracking exists for a clause, the whole suite runs."""
 
 from __future__ import annotations
 

@@ -126,8 +126,27 @@ def _warm_up(calls: ImportCalls | None) -> None:
     gc.freeze()
 
 
+# A stage's clock is stretched by how oversubscribed the machine is (run-queue length per core), at
+# most this many times: a test measured on a quiet machine takes longer when ten processes share two
+# cores, and a clock that cuts it there would turn a kill into a timeout.
+MAX_SLOWDOWN = 8.0
+
+
+def slowdown(load: float | None = None, cores: int | None = None) -> float:
+    """How much slower than measured the tests may run now: the 1-minute load per core, 1 to
+    MAX_SLOWDOWN; AZUL_MUTATE_SLOWDOWN=X fixes it at X instead (a dedicated machine: 1)."""
+    fixed = os.environ.get("AZUL_MUTATE_SLOWDOWN")
+    if fixed and load is None:
+        return min(MAX_SLOWDOWN, max(1.0, float(fixed)))
+    load = os.getloadavg()[0] if load is None else load
+    cores = (os.cpu_count() or 1) if cores is None else cores
+    return min(MAX_SLOWDOWN, max(1.0, load / max(1, cores)))
+
+
 def _run_stage(request: dict[str, Any], tests: list[str], timeout: float, calls: ImportCalls | None) -> dict[str, Any]:
-    """Fork a child that runs `tests` against the mutant already written into the copy; its reply."""
+    """Fork a child that runs `tests` against the mutant already written into the copy; its reply.
+    The child is cut at `timeout` seconds, stretched by the machine's current `slowdown()`."""
+    timeout = timeout * slowdown()
     started = time.monotonic()
     read_fd, write_fd = os.pipe()
     pid = os.fork()
