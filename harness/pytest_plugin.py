@@ -7,6 +7,11 @@
 - per test it records which clauses fired at run time (the model's recorder), the declared clauses
   and the outcome, and writes them as JSON (`--clause-json`, default .azul-rules/tests.json) for the
   coverage report.
+
+Under pytest-xdist (`-n N`) each worker records its own tests and sends each test's clause record
+to the controller with the test's teardown report (`report.user_properties`, taken off again before
+JUnit XML sees it), and the files it collected with its closing output (`workeroutput`); only the
+controller writes the JSON, with the same content as a serial run.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -114,11 +120,29 @@ _FIRED = pytest.StashKey[dict]()
 _COLLECTED: dict[str, set[str]] = {}
 
 
+# The user property that carries one test's clause record from an xdist worker to the controller.
+RECORD_PROPERTY = "azul-rules-clause-record"
+
+
+def is_xdist_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # On the controller, first of all plugins: the record a worker attached is taken off before JUnit
+    # XML writes the test's user properties (it is ours, not a property of the test). A worker's own
+    # reports keep it: xdist sends them on after this hook.
+    carried = [] if _CONFIG_RESULTS.get("worker") else \
+        [value for name, value in report.user_properties if name == RECORD_PROPERTY]
+    if carried:
+        report.user_properties = [(n, v) for n, v in report.user_properties if n != RECORD_PROPERTY]
     results = _CONFIG_RESULTS.get("results")
     if results is None:
         return
     entry = results.setdefault(report.nodeid, {"outcome": "passed"})
+    for record in carried:
+        entry.update(record)
     if report.when == "call":
         entry["duration"] = round(report.duration, 4)      # mutation analysis runs fast tests first
     if report.failed:
@@ -127,24 +151,40 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         entry["outcome"] = "skipped"
 
 
-_CONFIG_RESULTS: dict[str, dict] = {}
+_CONFIG_RESULTS: dict[str, Any] = {}         # "results": node id -> entry; "worker": an xdist worker?
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     _CONFIG_RESULTS["results"] = {}
+    _CONFIG_RESULTS["worker"] = is_xdist_worker(session.config)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item: pytest.Item) -> None:
     results = _CONFIG_RESULTS.setdefault("results", {})
     entry = results.setdefault(item.nodeid, {"outcome": "passed"})
-    entry["declared"] = list(declared_clauses(item))
-    entry["fired"] = item.stash.get(_FIRED, {})
+    record: dict[str, object] = {"declared": list(declared_clauses(item)), "fired": item.stash.get(_FIRED, {})}
     if isinstance(item, ScenarioItem):
-        entry["scenario"] = {"id": item.scenario_id, "file": str(item.path)}
+        record["scenario"] = {"id": item.scenario_id, "file": str(item.path)}
+    entry.update(record)
+    if is_xdist_worker(item.config):
+        item.user_properties.append((RECORD_PROPERTY, record))     # travels with the teardown report
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object | None) -> None:
+    """xdist controller: a worker has finished; what it collected prunes the record like a serial run."""
+    collected = getattr(node, "workeroutput", {}).get(RECORD_PROPERTY)
+    if collected:
+        _COLLECTED.setdefault("ids", set()).update(collected["ids"])
+        _COLLECTED.setdefault("files", set()).update(collected["files"])
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if is_xdist_worker(session.config):      # the controller writes the record, from all workers' reports
+        session.config.workeroutput[RECORD_PROPERTY] = {  # type: ignore[attr-defined]
+            key: sorted(_COLLECTED.get(key, set())) for key in ("ids", "files")}
+        return
     path = session.config.getoption("--clause-json")
     results = _CONFIG_RESULTS.get("results")
     if not path or results is None or not results:
