@@ -137,8 +137,10 @@ def test_expectations_compare_what_they_name(tmp_path: Path) -> None:
 def _stated_readings() -> dict[str, set[str]]:
     stated: dict[str, set[str]] = {}
     for path in sorted(FIXTURES.rglob("*.toml")):
-        for key, alt in tomllib.loads(path.read_text()).get("interpretations", {}).items():
-            stated.setdefault(key, set()).add(alt)
+        data = tomllib.loads(path.read_text())
+        for choices in [data.get("interpretations", {})] + [r["interpretations"] for r in data.get("readings", [])]:
+            for key, alt in choices.items():
+                stated.setdefault(key, set()).add(alt)
     return stated
 
 
@@ -234,3 +236,27 @@ def test_cli_show_renders_a_classic_scenario_and_exports_it(tmp_path: Path) -> N
     svg = subprocess.run([sys.executable, "-m", "harness.cli", "show", path, "--svg", str(tmp_path / "x.svg")],
                          capture_output=True, text=True)
     assert svg.returncode == 2 and svg.stderr.strip().count("\n") == 0 and "Traceback" not in svg.stderr
+
+
+READINGS = GOOD + ('\n[[readings]]\ninterpretations = { "azul.lines.voluntary-split" = "voluntary-split" }\n'
+                   'then = { p1 = { score = 3 } }\n')
+
+
+def test_one_file_states_both_readings_and_each_reading_reports_its_own_diffs(tmp_path: Path) -> None:
+    scenario = load_scenario(_write(tmp_path, READINGS))
+    under = scenario.under(scenario.readings[0])
+    assert under.then["p1"] == {"lines": ["", "RR"], "score": 3}          # merged over the file's p1
+    assert under.interpretations == {"azul.lines.voluntary-split": "voluntary-split"}
+    assert run_scenario(scenario).passed
+    wrong = READINGS.replace("then = { p1 = { score = 3 } }", "then = { p1 = { score = 9 } }")
+    result = run_scenario(load_scenario(_write(tmp_path, wrong)))
+    assert result.diffs == ("readings[0] (azul.lines.voluntary-split=voluntary-split): then.p1.score: "
+                            "expected 9, got 3",)
+
+
+def test_a_reading_the_model_does_not_run_is_an_error_with_did_you_mean(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, READINGS.replace('= "voluntary-split" }', '= "voluntary-splt" }')))
+    assert err.value.field == "readings[0].interpretations"
+    assert "did you mean 'voluntary-split'?" in err.value.message
+    assert err.value.line == _line(READINGS, "interpretations = {")

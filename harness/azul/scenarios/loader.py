@@ -20,7 +20,10 @@ from model.azul.ruleset import IMPLEMENTED, WALL_SIDES
 from spec import default_catalogue
 
 GAME = "azul"
-TOP_KEYS = {"game", "id", "description", "clauses", "interpretations", "seed", "given", "chance", "when", "then"}
+TOP_KEYS = {"game", "id", "description", "clauses", "interpretations", "seed", "given", "chance", "when", "then",
+            "readings"}
+READING_KEYS = {"interpretations", "then"}
+MERGED = ("p1", "p2", "p3", "p4", "factories")     # `then` tables a reading merges key by key
 REQUIRED = ("id", "description", "clauses")
 GIVEN_KEYS = {"players", "wall", "round", "phase", "starter", "to_move", "marker", "factories", "centre", "bag",
               "lid", "p1", "p2", "p3", "p4"}
@@ -33,7 +36,7 @@ GIVEN_PHASES = ("offer", "tiling")          # tiling: the offer is over, wall-ti
 PHASES = ("offer", "tiling", "over")
 SEATS = ("P1", "P2", "P3", "P4")
 # the fields building the position reads (a problem there means the position is not built)
-POSITION_FIELDS = ("given", "chance", "interpretations", "seed")
+POSITION_FIELDS = ("given", "chance", "interpretations", "seed", "readings")
 
 
 @attrs.frozen
@@ -42,6 +45,20 @@ class Step:
     error: str | None
     then: dict[str, Any] | None
     field: str
+
+
+@attrs.frozen
+class Reading:
+    """`[[readings]]`: the same position and steps under other interpretation alternatives, with the
+    expectations that change (one file states both sides of a point)."""
+
+    interpretations: dict[str, str]
+    then: dict[str, Any]
+    field: str
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.interpretations.items())
 
 
 @attrs.frozen
@@ -58,6 +75,15 @@ class Scenario:
     file: str
     locator: Locator = attrs.field(eq=False, repr=False)
     game: str = GAME
+    readings: tuple[Reading, ...] = ()
+
+    def under(self, reading: Reading) -> "Scenario":
+        """This scenario under one of its `readings`: those interpretations, `then` merged over."""
+        then = dict(self.then)
+        for key, value in reading.then.items():
+            then[key] = {**then.get(key, {}), **value} if key in MERGED and isinstance(value, dict) else value
+        return attrs.evolve(self, interpretations={**self.interpretations, **reading.interpretations}, then=then,
+                            readings=())
 
     def error(self, field: str, message: str) -> ScenarioError:
         return ScenarioError(self.file, field, message, self.locator.line(field))
@@ -90,8 +116,28 @@ def parse_readings(items: tuple[str, ...] | list[str]) -> dict[str, str]:
 
 
 def with_readings(scenario: Scenario, flips: dict[str, str]) -> Scenario:
-    """The scenario under other interpretation alternatives (command-line flips win over the file)."""
-    return attrs.evolve(scenario, interpretations={**scenario.interpretations, **flips}) if flips else scenario
+    """The scenario under other interpretation alternatives (command-line flips win over the file and
+    over its `readings`, which are dropped: the flip is the one reading asked for)."""
+    return attrs.evolve(scenario, interpretations={**scenario.interpretations, **flips}, readings=()) \
+        if flips else scenario
+
+
+def _check_reading_list(data: dict[str, Any], problems: Problems) -> tuple[Reading, ...]:
+    out = []
+    for n, raw in enumerate(typed(data.get("readings", []), list, "readings", problems, [])):
+        field = f"readings[{n}]"
+        raw = table(raw, READING_KEYS, field, problems)
+        interps = typed(raw.get("interpretations", {}), dict, f"{field}.interpretations", problems, {})
+        if not interps:
+            problems.add(field, "a reading names at least one interpretation alternative")
+        for key, value in interps.items():
+            problem = reading_problem(key, value, alternatives())
+            if problem:
+                problems.add(f"{field}.interpretations", problem)
+        then = table(raw.get("then", {}), THEN_KEYS, f"{field}.then", problems)
+        check_then(then, f"{field}.then", problems)
+        out.append(Reading(dict(interps), then, field))
+    return tuple(out)
 
 
 def _count(then: dict[str, Any], key: str, field: str, problems: Problems) -> None:
@@ -170,13 +216,16 @@ def load_scenario(path: Path | str) -> Scenario:
                        then_keys=THEN_KEYS, check_then=check_then)
     then = table(data.get("then", {}), THEN_KEYS, "then", problems)
     check_then(then, "then", problems)
+    readings = _check_reading_list(data, problems)
     scenario = Scenario(
         id=sid, description=description, clauses=clauses, interpretations=interps,
         seed=typed(data.get("seed", 0), int, "seed", problems, 0), given=given, chance=chance,
-        steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc,
+        steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc, readings=readings,
     )
     if not problems.in_fields(*POSITION_FIELDS, but_unknown_keys=True):
         from harness.azul.scenarios.position import build_game   # building the position validates it
         problems.attempt(build_game, scenario)
+        for reading in readings:
+            problems.attempt(build_game, scenario.under(reading))
     problems.raise_if_any()
     return scenario

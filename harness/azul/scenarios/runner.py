@@ -36,6 +36,17 @@ def _invariant_diffs(game: Game, field: str, *, physical_only: bool = False) -> 
 
 
 def run_scenario(scenario: Scenario) -> ScenarioResult:
+    """The file's own reading, then each of its `readings` (their diffs say which reading)."""
+    result = _run_one(scenario)
+    diffs, ran = list(result.diffs), result.steps_run
+    for reading in scenario.readings:
+        other = _run_one(scenario.under(reading))
+        diffs += [f"{reading.field} ({reading.label}): {d}" for d in other.diffs]
+        ran += other.steps_run
+    return attrs.evolve(result, passed=not diffs, diffs=tuple(diffs), steps_run=ran)
+
+
+def _run_one(scenario: Scenario) -> ScenarioResult:
     game, events = build_game(scenario)
     diffs: list[str] = []
     watch = scenario.then.get("invariants") == "all"
