@@ -25,6 +25,10 @@ def player_view(game: Game, who: int) -> dict[str, Any]:
     }
 
 
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _seat(n: int) -> str:
     return f"P{n + 1}" if n >= 0 else "nobody"
 
@@ -76,11 +80,19 @@ def check_then(game: Game, events: list[Event], then: dict[str, Any], prefix: st
     diffs += [f"{prefix}.p{n}: the game has {s.players} players" for n in range(s.players + 1, 5) if f"p{n}" in then]
     for name, expected in then.get("factories", {}).items():
         n = int(name[1:]) - 1
-        actual = format_counts(s.factories[n]) if n < len(s.factories) else f"(no {name}: {len(s.factories)} factories)"
-        differ(f"factories.{name}", sort_tiles(str(expected)), actual)
+        if n >= len(s.factories):
+            diffs.append(f"{prefix}.factories.{name}: there is no {name} ({len(s.factories)} factories)")
+        elif _is_count(expected):
+            differ(f"factories.{name}", expected, sum(s.factories[n]))
+        else:
+            differ(f"factories.{name}", sort_tiles(str(expected)), format_counts(s.factories[n]))
     if "centre" in then:
         differ("centre", sort_tiles(str(then["centre"])), format_counts(s.centre))
     for key in ("bag", "lid"):
         if key in then:
-            differ(key, format_counts(parse_counts(then[key])), format_counts(getattr(s, key)))
+            held = getattr(s, key)
+            if _is_count(then[key]):                 # a number: how many tiles, any colours
+                differ(key, then[key], sum(held))
+            else:
+                differ(key, format_counts(parse_counts(then[key])), format_counts(held))
     return diffs

@@ -14,6 +14,7 @@ import attrs
 from harness.scenarios.locate import Locator
 from harness.scenarios.problems import Problems, ScenarioError
 from harness.scenarios.schema import check_clauses, check_readings, read_steps, reading_problem, table, typed
+from harness.azul.scenarios.notation import NotationError, parse_counts
 from model.azul.actions import NotationError as ActionNotationError
 from model.azul.actions import parse_action
 from model.azul.ruleset import IMPLEMENTED, WALL_SIDES
@@ -161,6 +162,12 @@ def check_then(then: dict[str, Any], field: str, problems: Problems) -> None:
         problems.add(f"{field}.winners", "expected a list of players (P1-P4)")
     if "factories" in then:
         table(then["factories"], {f"F{n}" for n in range(1, 10)}, f"{field}.factories", problems)
+    for key in ("bag", "lid"):                  # colour counts, a tile string, or a number of tiles
+        if key in then and not (isinstance(then[key], int) and not isinstance(then[key], bool) and then[key] >= 0):
+            try:
+                parse_counts(then[key])
+            except NotationError as exc:
+                problems.add(f"{field}.{key}", str(exc))
     if "invariants" in then and then["invariants"] != "all":
         problems.add(f"{field}.invariants", 'the only value is "all"')
 
