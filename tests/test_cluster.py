@@ -98,3 +98,17 @@ def test_an_unreachable_scheduler_is_one_readable_line(tmp_path: Path, monkeypat
     assert isinstance(run.exception, UserError), run.output
     assert str(run.exception).startswith("--cluster tcp://127.0.0.1:9: cannot reach a Dask scheduler there")
     assert "\n" not in str(run.exception)
+
+
+def test_differential_on_a_dask_cluster_equals_one_process(scheduler: str) -> None:
+    from properties.azul.peer import PEER_MISSING
+
+    if PEER_MISSING:
+        pytest.skip(PEER_MISSING)
+    from harness.azul.differential import campaign
+
+    serial = campaign(4, 0, (2, 3), workarounds=(), seconds=600)          # raw: the peer's bugs are findings
+    farmed = campaign(4, 0, (2, 3), workarounds=(), seconds=600, jobs=Workers(2, scheduler))
+    assert farmed.games == serial.games == 4 and not farmed.timed_out
+    assert farmed.results == serial.results
+    assert any(r.finding for r in farmed.results)

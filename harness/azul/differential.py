@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from harness.cluster import Workers, executor, map_ordered, workers_of
 from harness.errors import UserError
 from model.azul import new_game, parse_action
 from model.azul.actions import CENTRE_SOURCE, FLOOR, NotationError, take
@@ -524,21 +525,32 @@ class Campaign:
 def campaign(games: int, seed: int, players: Sequence[int], *, workarounds: Iterable[str] = WORKAROUNDS,
              interpretations: Mapping[str, str] | None = None, probes: int = 0, seconds: float = 600.0,
              max_steps: int = MAX_STEPS, policy: str = "uniform",
-             on_game: Callable[[GameResult], None] | None = None) -> Campaign:
-    """`games` seeded games (seed, seed+1, ...), player counts in turn; stops at the time budget."""
+             on_game: Callable[[GameResult], None] | None = None, jobs: int | Workers = 1) -> Campaign:
+    """`games` seeded games (seed, seed+1, ...), player counts in turn; stops at the time budget.
+    `jobs`: a worker count or a `Workers` (local processes or a Dask cluster, harness.cluster): the
+    games and their order are the same wherever they run."""
     workarounds = tuple(workarounds)
     t0 = time.monotonic()
-    results: list[GameResult] = []
-    timed_out = False
-    for i in range(games):
-        if time.monotonic() - t0 > seconds:
-            timed_out = True
-            break
-        r = play(seed + i, players[i % len(players)], workarounds=workarounds, interpretations=interpretations,
-                 probes=probes, max_steps=max_steps, policy=policy)
-        results.append(r)
+    options = dict(workarounds=workarounds, interpretations=dict(interpretations or {}), probes=probes,
+                   max_steps=max_steps, policy=policy)
+    items = [(seed + i, players[i % len(players)], options) for i in range(games)]
+
+    def out_of_time(item: Any) -> str | None:
+        return "time" if time.monotonic() - t0 > seconds else None
+
+    def collect(item: Any, result: GameResult) -> None:
         if on_game:
-            on_game(r)
+            on_game(result)
+
+    with executor(workers_of(jobs)) as pool:
+        outcomes = map_ordered(pool, _play_one, items, stop=out_of_time, on_result=collect)
+    results = [o.result for o in outcomes if o.stopped is None]
+    timed_out = any(o.stopped is not None for o in outcomes)
     return Campaign(len(results), sum(r.steps for r in results), time.monotonic() - t0, tuple(results), timed_out,
                     policy)
+
+
+def _play_one(item: tuple[int, int, dict[str, Any]]) -> GameResult:
+    seed, players, options = item
+    return play(seed, players, **options)
 

@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from harness.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.game_option import parse_overrides
 
@@ -47,9 +48,12 @@ MAX_STEPS_DEFAULT = 1000
               show_default=True, help="Classified differences (tests/azul/peer-differences.toml).")
 @click.option("--replay", "replay_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               default=None, help="Replay one case (a JSON object, or a --json file's first finding).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
+@cluster_option
 def differential_command(games: int, seed: int, players: tuple[str, ...], json_path: Path | None, probes: int,
                          policy: str, raw: bool, interps: tuple[str, ...], seconds: float, shrink_seconds: float,
-                         max_steps: int, known_path: Path, replay_path: Path | None) -> None:
+                         max_steps: int, known_path: Path, replay_path: Path | None, jobs: int,
+                         cluster: str | None) -> None:
     """Play the same seeded random games in our classic Azul model and in azul-game-engine, compare the
     positions after every action, shrink each kind of disagreement to a minimal replayable case and
     classify it. Exit 1 on a disagreement that tests/azul/peer-differences.toml does not classify."""
@@ -73,7 +77,7 @@ def differential_command(games: int, seed: int, players: tuple[str, ...], json_p
         task = progress.add_task("games", total=games)
         run = campaign(games, seed, counts, workarounds=workarounds, interpretations=overrides, probes=probes,
                        seconds=seconds, max_steps=max_steps, policy=policy,
-                       on_game=lambda r: progress.advance(task))
+                       on_game=lambda r: progress.advance(task), jobs=Workers(jobs, cluster))
     groups: dict[tuple[Any, ...], list[Finding]] = {}
     for r in run.results:
         for f in ([r.finding] if r.finding else []) + list(r.probes):
