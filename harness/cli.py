@@ -141,33 +141,47 @@ def bench_command(game: str, players: int | None, games: int, seed: int, repeat:
         table.add_column(col, justify="right")
     for row in rows(off, on):
         table.add_row(*row)
-    peer = _peer_bench(game, games, seed, players)
+    peer = _peer_bench(game, games, seed, players, repeat)
     if peer is not None:
-        table.add_row(f"peer {peer.engine}", f"{peer.games_per_s:.1f}", f"{peer.actions_per_s:.0f}",
-                      f"{peer.seconds:.2f}", "")
+        table.add_row(*peer_row(f"peer {peer[1]}", peer[0]))
     Console().print(table)
     click.echo(f"recording cost (median on / median off): {on.seconds / off.seconds:.2f}x wall, "
                f"{on.cpu_seconds / max(off.cpu_seconds, 1e-9):.2f}x CPU")
     click.echo(f"peak RSS of this process: {peak_rss_mib():.0f} MiB")
     if peer is not None:
-        crashed = f" ({peer.crashed} of its games raised inside the peer)" if peer.crashed else ""
-        click.echo(f"per game, recording off vs the peer {peer.engine}: "
-                   f"{off.games_per_s / peer.games_per_s:.1f}x{crashed}")
+        runs, engine, crashed = peer
+        note = f" ({crashed} of its games raised inside the peer)" if crashed else ""
+        click.echo(f"per game, recording off vs the peer {engine} (ratio of medians): "
+                   f"{runs.seconds / off.seconds:.1f}x wall, "
+                   f"{runs.cpu_seconds / max(off.cpu_seconds, 1e-9):.1f}x CPU{note}")
 
 
-def _peer_bench(game: str, games: int, seed: int, players: int | None) -> Any:
-    """The game's peer engine on the same kind of random games (the entry's `peer_bench`), or None
-    when the game names no peer or the peer is not installed (said on stderr)."""
+def _peer_bench(game: str, games: int, seed: int, players: int | None, repeat: int) -> Any:
+    """The game's peer engine on the same kind of random games (the entry's `peer_bench`), taken
+    `repeat` times after ours: (the runs as a bench.Repeated, the peer's name, games it raised in);
+    None when the game names no peer or the peer is not installed (said on stderr)."""
+    from harness.bench import BenchResult, Repeated
     from harness.registry import get_game
 
     entry = get_game(game)
     if not entry.has("peer_bench"):
         return None
     try:
-        return entry.load("peer_bench")(games, seed, players)
+        runs = [entry.load("peer_bench")(games, seed, players) for _ in range(max(1, repeat))]
     except UserError as exc:
         click.echo(f"no peer row: {exc}", err=True)
         return None
+    results = tuple(BenchResult(r.games, r.actions, r.seconds, r.cpu_seconds) for r in runs)
+    return Repeated(results), runs[0].engine, sum(r.crashed for r in runs)
+
+
+def peer_row(name: str, r: Any) -> tuple[str, ...]:
+    """The peer's row in bench's columns: medians with their spread."""
+    lo, hi = r.spread("games_per_s")
+    wlo, whi = r.spread("seconds")
+    clo, chi = r.spread("cpu_seconds")
+    return (name, f"{r.games_per_s:.1f} ({lo:.1f}-{hi:.1f})", f"{r.actions_per_s:.0f}",
+            f"{r.seconds:.2f} ({wlo:.2f}-{whi:.2f})", f"{r.cpu_seconds:.2f} ({clo:.2f}-{chi:.2f})")
 
 
 def main() -> None:

@@ -26,6 +26,7 @@ class PeerBench:
     actions: int
     seconds: float
     crashed: int          # games the peer raised in (its bugs); counted, their actions and time included
+    cpu_seconds: float = 0.0              # this process's CPU time over the games (time.process_time)
     engine: str = "azul-game-engine"      # the peer's package name, for the table
 
     @property
@@ -117,10 +118,10 @@ def play(seed: int, players: int, max_actions: int = 2000) -> tuple[int, bool]:
 
 def run(games: int, seed: int = 0, players: int = 2) -> PeerBench:
     _peer()                                   # its import outside the clock, like ours
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     actions = crashed = 0
     for i in range(games):
         n, broke = play(seed + i, players)
         actions += n
         crashed += broke
-    return PeerBench(games, actions, time.perf_counter() - start, crashed)
+    return PeerBench(games, actions, time.perf_counter() - start, crashed, time.process_time() - cpu)

@@ -87,10 +87,30 @@ def test_bench_prints_the_peer_row_in_the_same_run() -> None:
     pytest.importorskip("azul_game_engine")
     from harness.cli import cli
 
-    result = CliRunner().invoke(cli, ["bench", "--game", "azul", "--games", "2", "--players", "3"])
+    result = CliRunner().invoke(cli, ["bench", "--game", "azul", "--games", "2", "--players", "3",
+                                      "--repeat", "2"])
     assert result.exit_code == 0, result.output
-    assert "peer azul-game-engine" in result.output
-    assert "vs the peer azul-game-engine:" in result.output
+    assert "peer" in result.output and "azul-game-en" in result.output     # the row (its label wraps)
+    assert "vs the peer azul-game-engine (ratio of medians):" in result.output
+    assert "x wall" in result.output.split("vs the peer")[1] and "x CPU" in result.output.split("vs the peer")[1]
+
+
+def test_peer_runs_are_repeated_like_ours(monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.azul import peer_bench
+    from harness.cli import _peer_bench
+
+    calls: list[tuple[int, int, int | None]] = []
+
+    def fake(games: int, seed: int = 0, players: int | None = 2) -> peer_bench.PeerBench:
+        calls.append((games, seed, players))
+        return peer_bench.PeerBench(games, 10 * games, 1.0 + len(calls), 0, 0.5)
+
+    monkeypatch.setattr(peer_bench, "run", fake)
+    got = _peer_bench("azul", 3, 4, 2, 3)
+    assert got is not None
+    runs, engine, crashed = got
+    assert calls == [(3, 4, 2)] * 3 and len(runs.runs) == 3
+    assert runs.seconds == 3.0 and runs.spread("seconds") == (2.0, 4.0) and engine == "azul-game-engine"
 
 
 def test_bench_of_a_game_without_a_peer_has_no_peer_row() -> None:
