@@ -14,7 +14,10 @@ import attrs
 
 # `pytest -v` ends each test's line with its outcome: "tests/test_x.py::test_y PASSED   [ 12%]".
 _RESULT = re.compile(r"^(?P<id>\S.*?) (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b")
-_COLLECTED = re.compile(r"^(collecting \.\.\. )?collected (?P<n>\d+) items?")
+# Under pytest-xdist (`-n N`) the outcome comes first: "[gw0] [ 12%] PASSED tests/test_x.py::test_y".
+_XDIST_RESULT = re.compile(r"^\[gw\d+\] \[\s*\d+%\] (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) "
+                           r"(?P<id>\S.*?)\s*$")
+_COLLECTED = re.compile(r"^(collecting \.\.\. )?collected (?P<n>\d+) items?|^\d+ workers? \[(?P<items>\d+) items?\]")
 # The short summary at the end ("FAILED tests/x.py::test_y - AssertionError ..."), and collection errors.
 _SUMMARY = re.compile(r"^(?P<outcome>FAILED|ERROR) (?P<id>\S+)")
 _CLOSING = re.compile(r"^=+ (?P<text>.*\d+ (passed|failed|error|errors|skipped|deselected|xfailed|xpassed|"
@@ -45,8 +48,8 @@ class PytestRun:
         """Update from one output line; the node id of a test that has just failed, else None."""
         line = line.rstrip("\n")
         if m := _COLLECTED.match(line):
-            self.collected = int(m["n"])
-        elif m := _RESULT.match(line):
+            self.collected = int(m["n"] or m["items"])
+        elif (m := _XDIST_RESULT.match(line)) or (m := _RESULT.match(line)):
             outcome = m["outcome"]
             self.counts[outcome] = self.counts.get(outcome, 0) + 1
             if outcome in FAILING and m["id"] not in self.failed:
@@ -105,3 +108,10 @@ def _stop(proc: subprocess.Popen[str], sink: object, run: PytestRun, seconds: fl
         getattr(sink, "write")(line + "\n")
         run.follow(line)
     run.returncode = proc.returncode
+
+
+def parallel_args(jobs: int | None) -> list[str]:
+    """pytest arguments spreading the tests over `jobs` pytest-xdist workers (none for one job).
+    Work stealing: the suite's durations range from milliseconds to a minute, so a worker that runs
+    dry takes tests queued for another instead of idling behind a fixed split."""
+    return ["-n", str(jobs), "--dist", "worksteal"] if jobs and jobs > 1 else []

@@ -170,7 +170,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     log = work / "pytest.log"
 
     def tests(st: Stage) -> None:
-        from harness.pytest_run import PytestRun, run_pytest
+        from harness.pytest_run import PytestRun, parallel_args, run_pytest
 
         def on_line(line: str, run: PytestRun, failed: str | None) -> None:
             if failed:
@@ -178,7 +178,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
             st.progress(run.progress_text())
         env = {**os.environ, "HYPOTHESIS_PROFILE": profile}
         try:
-            run = run_pytest(["-p", "no:cacheprovider", f"--clause-json={tests_json}", *junit_args(),
+            run = run_pytest(["-p", "no:cacheprovider", *parallel_args(jobs), f"--clause-json={tests_json}", *junit_args(),
                               f"--basetemp={work / 'pytest'}"], cwd=ROOT, env=env,      # tests' tmp_path: ours
                              log=log, on_line=on_line, python=sys.executable)
         except KeyboardInterrupt as exc:

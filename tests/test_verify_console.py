@@ -158,3 +158,23 @@ def test_stage_line_keeps_ids_with_brackets_and_long_paths_whole() -> None:
     _stage(console, [], "scenarios", failing)
     text = out.getvalue()
     assert "tests/test_x.py::test_y[bold]" in text and long_path in text, text
+
+
+def test_pytest_lines_of_a_parallel_run_are_followed() -> None:
+    """pytest-xdist (`-n N`, verify's test stage) puts the worker and outcome before the test id."""
+    run = PytestRun()
+    lines = ["created: 2/2 workers", "2 workers [3 items]", "", "tests/test_a.py::test_one ",
+             "[gw0] [ 33%] PASSED tests/test_a.py::test_one ", "[gw1] [ 66%] FAILED tests/test_a.py::test_two[x-y] ",
+             "[gw1] [100%] SKIPPED tests/test_b.py::test_three ", "FAILED tests/test_a.py::test_two[x-y] - assert 0",
+             "=================== 1 failed, 1 passed, 1 skipped in 3.18s ===================="]
+    named = [run.follow(line) for line in lines]
+    assert [n for n in named if n] == ["tests/test_a.py::test_two[x-y]"]
+    assert run.collected == 3 and run.counts == {"PASSED": 1, "FAILED": 1, "SKIPPED": 1}
+    assert run.failed == ["tests/test_a.py::test_two[x-y]"] and run.progress_text() == "3/3 tests finished, 1 failed"
+    assert run.closing == "1 failed, 1 passed, 1 skipped in 3.18s"
+
+
+def test_verify_spreads_its_test_stage_over_its_jobs() -> None:
+    from harness.pytest_run import parallel_args
+
+    assert parallel_args(2) == ["-n", "2", "--dist", "worksteal"] and parallel_args(1) == parallel_args(None) == []
