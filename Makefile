@@ -4,6 +4,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 PROFILE ?= ci
+TEST_JOBS ?= auto
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 LOCK := requirements/lock.txt
@@ -50,8 +51,9 @@ graphviz:
 verify: $(STAMP) graphviz
 	$(BIN)/azul-rules verify --profile $(PROFILE)
 
+# TEST_JOBS=N: pytest-xdist workers (default: one per core; 0 runs the suite in this process).
 test: $(STAMP) graphviz
-	$(BIN)/python -m pytest $(if $(JUNIT),--junitxml=$(JUNIT)/tests.xml)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal $(if $(JUNIT),--junitxml=$(JUNIT)/tests.xml)
 
 # What a change did to the rules' coverage, matrix and campaign (exit 1: something got worse).
 diff: $(STAMP)
