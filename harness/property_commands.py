@@ -168,7 +168,7 @@ def interpretations_command(game: str, players: int | None, games: int, seed: in
     """Run every invariant under every alternative; print the matrix with counterexamples."""
     from properties.matrix import columns, matrix_rows, run_matrix
 
-    players = check_players(game, players)
+    players = check_players(game, players) if players is not None else None   # None: a row's own count, else the game's first
     _limit_memory(memory_limit)
     console = Console()
     rows = matrix_rows(game)

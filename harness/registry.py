@@ -93,6 +93,7 @@ class GameEntry:
     step_bound: str = ""           # "module:function": the watchdog's step bound for a game
     implemented: str = ""          # "module:attr": interpretation alternatives the model runs
     combinations: str = ""         # "module:attr": extra matrix rows (override dicts) designers ask about
+    row_setups: str = ""           # "module:attr": matrix row label -> properties.matrix.RowSetup (rare situations)
     scores: str = ""               # "module:function": scores by seat
     candidates: str = ""           # "module:function": the candidate action universe
     format_tiles: str = ""         # "module:function": tile colours in scenario notation

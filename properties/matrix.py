@@ -3,7 +3,12 @@
 Rows are the spec's defaults, each non-default alternative alone, and a few combinations designers
 ask about; columns are the invariants. A broken cell names the counterexample scenario. The game's
 interpretation points come from its catalogue, what its model runs, its invariants and its
-combinations from its registry entry (`game="azul"`)."""
+combinations from its registry entry (`game="azul"`).
+
+A row whose alternatives only matter in situations random play almost never reaches has a
+`RowSetup` in the entry's `row_setups` (row label -> setup): the policy that steers play there, a
+player count, and the overrides the situation needs (a variant the point belongs to). `decided` stays
+a measurement: how often the row's own alternatives were cited deciding in its games."""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ from typing import Any
 import attrs
 
 from harness.cluster import Workers, opened, workers_of
-from harness.registry import DEFAULT_GAME, get_game
+from harness.registry import DEFAULT_GAME, UnknownGame, get_game
 from properties.simulate import WATCHDOG_FAILURES, run_campaign, write_failure
 from properties.watchdog import DEFAULT_GAME_SECONDS, limit_memory
 
@@ -23,6 +28,44 @@ def columns(game: str = DEFAULT_GAME) -> tuple[str, ...]:
     """The game's invariants (state, then step), then the watchdogs' failures (a game that never
     ends, a rule loop past its bound, a crash)."""
     return tuple(get_game(game).load("invariant_table")) + WATCHDOG_FAILURES
+
+
+@attrs.frozen
+class RowSetup:
+    """How a matrix row is played when its situation is rare under uniform play: `policy` (one of the
+    game's policies), `players` (None: the command's count), `context` (overrides the situation needs,
+    e.g. the variant its point belongs to; they go into the row's games and its label)."""
+
+    policy: str = "uniform"
+    players: int | None = None
+    context: dict[str, str] = attrs.field(factory=dict)
+
+    def note(self) -> str:
+        """What the label says about the setup ("" for the plain one)."""
+        parts = [f"{k}={v}" for k, v in sorted(self.context.items())]
+        parts += [f"policy {self.policy}"] if self.policy != "uniform" else []
+        parts += [f"{self.players} players"] if self.players else []
+        return f" [{', '.join(parts)}]" if parts else ""
+
+
+def row_setups(game: str = DEFAULT_GAME) -> dict[str, RowSetup]:
+    """The game's row setups (row label -> RowSetup); a label that is no row, or a policy the game
+    lacks, is a one-line UnknownGame naming it (the CLI prints it as one line)."""
+    from properties.simulate import policies
+    from spec.suggest import did_you_mean
+
+    entry = get_game(game)
+    setups: dict[str, RowSetup] = dict(entry.load("row_setups")) if entry.has("row_setups") else {}
+    labels = [label for label, _ in matrix_rows(game)]
+    known = policies(game)
+    for label, setup in setups.items():
+        if label not in labels:
+            raise UnknownGame(f"{entry.row_setups}: row setup for {label!r}, which is no matrix row"
+                              f"{did_you_mean(label, labels)}")
+        if setup.policy not in known:
+            raise UnknownGame(f"{entry.row_setups}: row {label!r}: unknown policy {setup.policy!r}"
+                              f"{did_you_mean(setup.policy, known)} (policies: {', '.join(known)})")
+    return setups
 
 
 def combinations(game: str = DEFAULT_GAME) -> tuple[dict[str, str], ...]:
@@ -41,6 +84,8 @@ class MatrixRow:
     stalled: int
     decided: int                      # times the row's alternatives decided an outcome in play
     scores: tuple[int, ...] = ()      # final scores of the row's finished games (both players), for plots
+    policy: str = "uniform"           # how the row's games were played (its RowSetup)
+    players: int | None = None        # the player count the row asked for (None: the game's default)
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
@@ -79,23 +124,29 @@ def _run_rows(games: int, seed: int, jobs: Workers, out: Path | None, progress: 
               players: int | None) -> list[MatrixRow]:
     result = []
     rows = matrix_rows(game)
-    for k, (label, overrides) in enumerate(rows, 1):
+    setups = row_setups(game)
+    for k, (label, own) in enumerate(rows, 1):
+        setup = setups.get(label, RowSetup())      # a rare situation's policy, players, context
+        label += setup.note()
+        overrides = {**setup.context, **own}
+        row_players = players or setup.players
         if on_row:
             on_row(k, len(rows), label)
         campaign = run_campaign(games, seed, overrides, jobs=jobs, deep_every=50, progress=progress,
-                                game_seconds=game_seconds, game=game, players=players)
+                                game_seconds=game_seconds, game=game, players=row_players, policy=setup.policy)
         broken: dict[str, str] = {}
         messages: dict[str, str] = {}
         for report in campaign.failures:
             name = report.failure[0] if report.failure else ""
             if name not in broken:
-                broken[name] = str(write_failure(report, overrides, out))
+                broken[name] = str(write_failure(report, overrides, out, setup.policy))
                 messages[name] = report.failure[1] if report.failure else ""
         alt_hits = campaign.totals("alt_hits")
-        decided = sum(n for (interp, alt), n in alt_hits.items() if overrides.get(interp) == alt) if overrides else 0
+        decided = sum(n for (interp, alt), n in alt_hits.items() if own.get(interp) == alt)   # the row's own
         result.append(MatrixRow(label, overrides, games, broken, messages,
                                 sum(g.stalled for g in campaign.games), decided,
-                                tuple(sc for g in campaign.games if g.failure is None for sc in g.scores)))
+                                tuple(sc for g in campaign.games if g.failure is None for sc in g.scores),
+                                setup.policy, row_players))
     return result
 
 

@@ -15,6 +15,7 @@ GAME = GameEntry(
     step_bound="properties.azul.hooks:step_bound",
     implemented="model.azul.ruleset:IMPLEMENTED",
     combinations="properties.azul.hooks:COMBINATIONS",
+    row_setups="properties.azul.hooks:ROW_SETUPS",
     scores="properties.azul.hooks:scores",
     candidates="properties.azul.hooks:candidates",
     format_tiles="properties.azul.hooks:format_tiles",

@@ -14,6 +14,7 @@ from model.azul.universe import candidate_actions
 from model.events import Event
 from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
 from properties.azul.invariants import INVARIANTS
+from properties.matrix import RowSetup
 
 Violation = tuple[str, str, str]
 
@@ -23,11 +24,23 @@ STEP_INVARIANTS: dict[str, tuple[str, ...]] = {
 }
 INVARIANT_TABLE: dict[str, tuple[str, ...]] = {**{inv.name: inv.clauses for inv in INVARIANTS}, **STEP_INVARIANTS}
 
-# Matrix rows beyond "each alternative alone": the gray wall, alone and with its own point.
+# Matrix rows beyond "each alternative alone": the gray wall (its own point's row plays on it, below).
 COMBINATIONS: tuple[dict[str, str], ...] = (
     {WALL_SIDE: "gray"},
-    {WALL_SIDE: "gray", "azul.gray.unplaceable-line": "refused"},
 )
+
+# Rows whose situation uniform 2-player play (almost) never reaches: how the matrix plays them
+# (properties/azul/policy.py). Each row's `decided` is still counted from the model's citations.
+ROW_SETUPS: dict[str, RowSetup] = {
+    # the point is the gray wall's: on the coloured wall no line is ever unplaceable
+    "azul.gray.unplaceable-line=refused": RowSetup(context={WALL_SIDE: "gray"}),
+    # the marker's first centre pick must find a full floor line
+    "azul.offer.marker-on-full-floor=displace-to-lid": RowSetup(policy="floor-first", players=4),
+    # a round nobody takes from the centre: every factory emptied by one take (a low supply)
+    "azul.offer.marker-untaken=next-clockwise": RowSetup(policy="hoard", players=4),
+}
+# azul.prep.empty-round=stall has no setup yet: a round with no tile anywhere needs all 100 tiles on
+# walls and incomplete lines (4 players only); `hoard` gets the supply down to 4 tiles, not 0.
 
 LETTERS = "BYRKT"        # blue yellow red black turquoise (model/azul/colours.py order)
 

@@ -8,8 +8,9 @@ actions only: the games are legal games, just not typical ones.
   finds no space: azul.offer.marker-on-full-floor).
 - hoard: keep tiles on pattern lines and walls and out of the lid: nothing to the floor, no wall
   row completed (which would end the game), factories before the centre. With 4 players the bag
-  and lid run low, so late rounds are partly filled, nobody has to take from the centre
-  (azul.offer.marker-untaken) and a round can find no tile at all (azul.prep.empty-round).
+  and lid run low, so late rounds are partly filled and nobody has to take from the centre
+  (azul.offer.marker-untaken). It does not (yet) reach a round with no tile at all
+  (azul.prep.empty-round): the supply bottoms out at about 4 tiles.
 """
 
 from __future__ import annotations

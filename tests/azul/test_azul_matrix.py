@@ -1,0 +1,72 @@
+"""The classic interpretation matrix reaches its rare situations (issue 12): rows whose alternatives
+uniform 2-player play never lets decide are played under a RowSetup (properties/azul/hooks.py
+ROW_SETUPS: a biased policy, a player count, the gray wall), and their `decided` is still measured
+from the model's citations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import properties.matrix as matrix
+from harness.registry import UnknownGame
+from properties.azul import hooks
+from properties.matrix import RowSetup, row_setups, run_matrix
+from properties.simulate import run_campaign
+
+# row label -> games that make it decide at least once (measured: see the report of issue 12)
+REACHED = {
+    "azul.gray.unplaceable-line=refused": 4,
+    "azul.offer.marker-on-full-floor=displace-to-lid": 6,
+    "azul.offer.marker-untaken=next-clockwise": 8,
+}
+
+
+def _decided(label: str, setup: RowSetup, games: int) -> int:
+    point, alt = label.split("=")
+    campaign = run_campaign(games, 0, {**setup.context, point: alt}, game="azul", players=setup.players,
+                            policy=setup.policy, deep_every=0)
+    return campaign.totals("alt_hits")[(point, alt)]
+
+
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.prep.refill", "azul.lines.wall-has-colour")
+@pytest.mark.parametrize("label", sorted(REACHED))
+def test_a_set_up_row_decides_where_uniform_two_player_play_does_not(label: str) -> None:
+    setup = row_setups("azul")[label]
+    assert _decided(label, RowSetup(), REACHED[label]) == 0          # uniform, coloured wall, 2 players
+    assert _decided(label, setup, REACHED[label]) > 0
+
+
+@pytest.mark.clause("azul.offer.first-from-centre")
+def test_run_matrix_plays_a_row_under_its_setup_and_measures_it(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    label = "azul.offer.marker-on-full-floor=displace-to-lid"
+    monkeypatch.setattr(matrix, "matrix_rows", lambda game: [("defaults", {}), (label, dict([label.split("=")]))])
+    monkeypatch.setattr(hooks, "ROW_SETUPS", {label: hooks.ROW_SETUPS[label]})   # the entry's own setup
+    defaults, row = run_matrix(REACHED[label], 0, 1, tmp_path, game="azul")
+    assert (defaults.label, defaults.policy, defaults.decided) == ("defaults", "uniform", 0)
+    assert row.label == f"{label} [policy floor-first, 4 players]"
+    assert (row.policy, row.players, row.broken) == ("floor-first", 4, {})
+    assert row.decided > 0
+
+
+def test_the_gray_point_row_plays_on_the_gray_wall_and_says_so(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    label = "azul.gray.unplaceable-line=refused"
+    monkeypatch.setattr(matrix, "matrix_rows", lambda game: [(label, dict([label.split("=")]))])
+    monkeypatch.setattr(hooks, "ROW_SETUPS", {label: hooks.ROW_SETUPS[label]})
+    (row,) = run_matrix(2, 0, 1, tmp_path, game="azul")
+    assert row.label == f"{label} [azul.setup.wall-side=gray]"
+    assert row.overrides == {"azul.setup.wall-side": "gray", "azul.gray.unplaceable-line": "refused"}
+
+
+def test_a_setup_for_no_row_or_an_unknown_policy_is_one_line_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(hooks.ROW_SETUPS, "azul.prep.empty-round=stal", RowSetup())
+    with pytest.raises(UnknownGame, match=r"'azul.prep.empty-round=stal', which is no matrix row "
+                                          r"\(did you mean 'azul.prep.empty-round=stall'\?\)"):
+        row_setups("azul")
+    monkeypatch.delitem(hooks.ROW_SETUPS, "azul.prep.empty-round=stal")
+    monkeypatch.setitem(hooks.ROW_SETUPS, "azul.end.dead-game=stall", RowSetup(policy="hord"))
+    with pytest.raises(UnknownGame, match=r"unknown policy 'hord' \(did you mean 'hoard'\?\)"):
+        row_setups("azul")
