@@ -162,7 +162,9 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
                 failed.append(f"{path.name}: no end within {SCENARIO_SECONDS} s (a model loop hangs)")
         st.ok = not failed and bool(files)
         st.failures = failed
-        st.detail = f"{len(files) - len(failed)}/{len(files)} passed" + (f"; failed: {', '.join(failed[:3])}" if failed else "")
+        from harness.scenarios.files import files_by_game
+        games = ", ".join(f"{g} {n}" for g, n in files_by_game(files).items())   # every game's fixtures
+        st.detail = f"{len(files) - len(failed)}/{len(files)} passed ({games})" + (f"; failed: {', '.join(failed[:3])}" if failed else "")
         return len(files)
     scenario_count = _stage(console, stages, "scenarios", scenarios)
 

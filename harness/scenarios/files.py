@@ -50,3 +50,12 @@ def scenario_files(paths: list[Path]) -> Iterator[Path]:
             yield from (p for p in sorted(path.rglob("*.toml")) if is_scenario_file(p))
         else:
             yield path
+
+
+def files_by_game(paths: list[Path]) -> dict[str, int]:
+    """How many scenario files each game has among `paths` (verify's stage line shows it)."""
+    counts: dict[str, int] = {}
+    for path in paths:
+        game = scenario_game(path)
+        counts[game] = counts.get(game, 0) + 1
+    return dict(sorted(counts.items()))

@@ -265,3 +265,10 @@ def test_a_reading_the_model_does_not_run_is_an_error_with_did_you_mean(tmp_path
     assert err.value.field == "readings[0].interpretations"
     assert "did you mean 'voluntary-split'?" in err.value.message
     assert err.value.line == _line(READINGS, "interpretations = {")
+
+
+def test_verify_counts_the_scenario_files_of_each_game() -> None:
+    from harness.scenarios.files import files_by_game
+
+    counts = files_by_game(list(scenario_files([ROOT / "fixtures"])))
+    assert counts["azul"] == len(list(FIXTURES.rglob("*.toml"))) and counts["duel"] > 0
