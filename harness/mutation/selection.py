@@ -6,8 +6,8 @@ The set: every passing test that declares the clause (`@pytest.mark.clause`, a s
 stand-in for its running time, so the set (and the stored results' hash) does not move with the
 machine's load, and adding a long campaign test does not make every clause's results stale.
 
-The order (`stages`): fastest first by the duration the tracking record measured, in two stages.
-The quick tests run first; the slow ones (property tests, campaigns: `LATE_SECONDS` or more) run
+The order (`stages`): two stages split by the duration the tracking record measured, each cheapest
+first by rule hits. The quick tests run first; the slow ones (property tests, campaigns: `LATE_SECONDS` or more) run
 only when every quick test passed, under the mutation Hypothesis profile. Each stage is cut at a
 clock of `CLOCK_FACTOR` times its tests' measured duration plus `CLOCK_OVERHEAD`, which the worker
 stretches by the machine's load (harness.mutation.worker.slowdown; a stage cut by its clock is a
@@ -93,9 +93,12 @@ def clock(records: Sequence[TestRecord]) -> float:
 
 
 def stages(chosen: Sequence[TestRecord]) -> tuple[Stage, ...]:
-    """The chosen tests fastest first, split into the quick stage and the late stage (either may be
-    absent). Ties in duration go by test id, so the order is deterministic for a given record."""
-    ordered = sorted(chosen, key=lambda r: (r.duration, r.nodeid))
+    """The chosen tests split by measured duration into the quick stage and the late stage (either
+    may be absent), each cheapest first by rule hits. Not fastest first by seconds: a mutant that
+    loops forever is killed only by a test with a step bound (a `Livelock`), and a faster test without
+    one placed before it hangs until the clock (measured: 5 kills of duel.tiling.top-to-bottom became
+    timeouts), while rule hits put the small bounded tests first, as before."""
+    ordered = sorted(chosen, key=lambda r: (r.cost, r.nodeid))
     quick = [r for r in ordered if r.duration < LATE_SECONDS]
     late = [r for r in ordered if r.duration >= LATE_SECONDS]
     return tuple(Stage(tuple(r.nodeid for r in group), clock(group)) for group in (quick, late) if group)
