@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from harness.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.mutation.analysis import changed_clauses, orphaned_equivalents, plan, run, stale, verdicts
 from harness.mutation.runner import MutantResult, run_all
@@ -35,6 +36,7 @@ def _did_you_mean(word: str, known: list[str]) -> str:
               help="Only clauses whose code or tests changed since this git revision.")
 @click.option("--fresh", is_flag=True, help="Re-run even clauses whose stored results are current.")
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Parallel test runs (default: all cores).")
+@cluster_option
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every clause's verdict and mutant outcomes here.")
 @click.option("--tracking", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_JSON, show_default=True,
@@ -46,6 +48,7 @@ def _did_you_mean(word: str, known: list[str]) -> str:
 @click.option("--budget", type=click.FloatRange(0, min_open=True), default=None, metavar="SECONDS",
               help="Stop starting mutants after this long; clauses not finished stay stale.")
 def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | None, fresh: bool, jobs: int | None,
+                   cluster: str | None,
                    json_path: Path | None, tracking: Path, survivors: bool, dry_run: bool,
                    budget: float | None) -> None:
     """Plant small rule bugs at each clause's code and check that its tests notice (guarded)."""
@@ -61,7 +64,7 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
             raise UserError(f"{cid} {why}{_did_you_mean(cid, known if cid in all_ids else all_ids)}")
     stored = load_results(ROOT)
     if survivors:
-        _rerun_survivors(console, plans, stored, list(clauses) or known, jobs or os.cpu_count() or 1)
+        _rerun_survivors(console, plans, stored, list(clauses) or known, Workers(jobs or os.cpu_count() or 1, cluster))
         return
     if clauses:
         todo = list(clauses)
@@ -99,7 +102,7 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
                     eta = elapsed / done[0] * (n - done[0])
                     console.print(f"mutant {done[0]} of {n}, {elapsed:.0f} s, ETA {eta:.0f} s", highlight=False)
 
-            new = run(ROOT, plans, todo, jobs or os.cpu_count() or 1, advance,
+            new = run(ROOT, plans, todo, Workers(jobs or os.cpu_count() or 1, cluster), advance,
                       started + budget if budget else None)
         stored = load_results(ROOT)            # again: another run may have saved meanwhile
         stored.setdefault("clauses", {}).update(new)
@@ -120,7 +123,7 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
         raise SystemExit(1)
 
 
-def _rerun_survivors(console: Console, plans: dict, stored: dict, clauses: list[str], jobs: int) -> None:
+def _rerun_survivors(console: Console, plans: dict, stored: dict, clauses: list[str], jobs: int | Workers) -> None:
     """Run each stored survivor of `clauses` against the clause's tests as selected today."""
     by_id = {(cid, m.id): m for cid in clauses for m in plans[cid].mutants}   # one mutant may serve several clauses
     wanted = [(cid, row["id"]) for cid in clauses

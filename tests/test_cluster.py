@@ -112,3 +112,29 @@ def test_differential_on_a_dask_cluster_equals_one_process(scheduler: str) -> No
     assert farmed.games == serial.games == 4 and not farmed.timed_out
     assert farmed.results == serial.results
     assert any(r.finding for r in farmed.results)
+
+
+@pytest.mark.timeout(900)          # two private copies of the project, each warming a fork server
+def test_mutants_on_a_dask_cluster_get_the_verdicts_of_one_process(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path) -> None:
+    """Two probe 'mutants' (a test that fails: killed; one that passes: survived) run in each Dask
+    worker's private copy of the project, with the verdicts of a local run, in the order of the work."""
+    from harness.mutation.analysis import plan
+    from harness.mutation.runner import run_all
+    from harness.mutation.selection import Stage
+    from spec import default_catalogue
+
+    monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")         # inherited by the cluster's worker processes
+    root = Path(__file__).resolve().parents[1]
+    mutant = plan(root, default_catalogue(), tmp_path / "absent.json")["duel.score.horizontal"].mutants[0]
+    probes = "tests/test_mutation_probes.py::"
+    work = [(mutant, (Stage((probes + "test_probe_fails",), 60.0),), 60.0),
+            (mutant, (Stage((probes + "test_probe_passes",), 60.0),), 60.0)]
+    local = run_all(root, work, 1, lambda _r: None)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        seen: list[str] = []
+        farmed = run_all(root, work, Workers(2, cluster.scheduler_address), lambda r: seen.append(r.status))
+    assert [(r.status, r.killer) for r in farmed if r] == [(r.status, r.killer) for r in local if r] \
+        == [("killed", probes + "test_probe_fails"), ("survived", None)]
+    assert seen == ["killed", "survived"]

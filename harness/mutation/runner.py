@@ -9,6 +9,7 @@ and puts the original file back.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import queue
@@ -17,14 +18,17 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
 
 import attrs
 
+from harness.cluster import Workers, executor, map_ordered, workers_of
 from harness.mutation import profile
 from harness.mutation.mutants import Mutant
 from harness.mutation.selection import Stage
@@ -72,16 +76,18 @@ class Worker:
 
     def run(self, root: Path, mutant: Mutant, tests: Sequence[str] | Sequence[Stage], timeout: float) -> MutantResult:
         """Run `tests` (test ids cut at `timeout`, or stages with their own clocks) against `mutant`."""
+        return self.run_request(request_for(root, mutant, tests, timeout))
+
+    def run_request(self, request: dict[str, Any]) -> MutantResult:
+        """Run one `request_for` in this copy (the file path is relative to the project)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        stages = as_stages(tests, timeout)
-        request = {"file": str(self.copy / mutant.file), "source": mutant.source(root),
-                   "original": (root / mutant.file).read_text(),
-                   "stages": [{"tests": list(st.tests), "timeout": st.timeout} for st in stages]}
-        self.proc.stdin.write(json.dumps(request) + "\n")
+        own = dict(request, file=str(self.copy / request["file"]))
+        own.pop("mutant")
+        self.proc.stdin.write(json.dumps(own) + "\n")
         self.proc.stdin.flush()
         reply = json.loads(self.proc.stdout.readline())
-        return MutantResult(mutant.id, reply["status"], reply["killer"], sum(len(st.tests) for st in stages),
-                            reply["seconds"])
+        return MutantResult(request["mutant"], reply["status"], reply["killer"],
+                            sum(len(st["tests"]) for st in request["stages"]), reply["seconds"])
 
     def close(self) -> None:
         try:
@@ -91,13 +97,25 @@ class Worker:
         self.proc.wait()
 
 
-def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], jobs: int,
+def request_for(root: Path, mutant: Mutant, tests: Sequence[str] | Sequence[Stage], timeout: float) -> dict[str, Any]:
+    """What a worker needs to run one mutant: the mutated and the original text of its file, the stages."""
+    stages = as_stages(tests, timeout)
+    return {"mutant": mutant.id, "file": mutant.file, "source": mutant.source(root),
+            "original": (root / mutant.file).read_text(),
+            "stages": [{"tests": list(st.tests), "timeout": st.timeout} for st in stages]}
+
+
+def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], jobs: int | Workers,
             on_result: Callable[[MutantResult], None], deadline: float | None = None) -> list[MutantResult | None]:
-    """Run every (mutant, tests, timeout) on `jobs` private copies; results in the order of `work`.
-    Work not started by `deadline` (time.monotonic()) is skipped and comes back as None."""
+    """Run every (mutant, tests, timeout) on `jobs` private copies (or on a Dask cluster's workers,
+    harness.cluster); results in the order of `work`. Work not started by `deadline`
+    (time.monotonic()) is skipped and comes back as None."""
     if not work:
         return []
-    jobs = max(1, min(jobs, len(work)))
+    workers = workers_of(jobs)
+    if workers.cluster is not None:
+        return _run_on_cluster(root, work, workers, on_result, deadline)
+    jobs = max(1, min(workers.jobs, len(work)))
     results: dict[int, MutantResult] = {}
     with ExitStack() as stack:
         copies: queue.Queue[Worker] = queue.Queue()
@@ -121,3 +139,40 @@ def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], job
             for future in [pool.submit(task, i) for i in range(len(work))]:
                 future.result()
     return [results.get(i) for i in range(len(work))]
+
+
+def _run_on_cluster(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], workers: Workers,
+                    on_result: Callable[[MutantResult], None], deadline: float | None) -> list[MutantResult | None]:
+    """Each mutant is a task; a Dask worker runs it in its own private copy of ITS checkout (which
+    must be at the submitter's commit: a file that differs is reported as an error, never run)."""
+    requests = [request_for(root, mutant, tests, timeout) for mutant, tests, timeout in work]
+
+    def past_deadline(request: dict[str, Any]) -> str | None:
+        return "deadline" if deadline is not None and time.monotonic() > deadline else None
+
+    with executor(workers) as pool:
+        outcomes = map_ordered(pool, run_remote, requests, stop=past_deadline,
+                               on_result=lambda request, result: on_result(result))
+    return [o.result for o in outcomes]
+
+
+_REMOTE: dict[str, Any] = {}          # in a Dask worker process: its private copy and fork server
+_REMOTE_LOCK = threading.Lock()
+
+
+def run_remote(request: dict[str, Any]) -> MutantResult:
+    """Run one request in this process's private copy of the project it imports (made once; removed
+    when the process exits)."""
+    with _REMOTE_LOCK:                 # one fork server per worker process: requests take turns
+        if "worker" not in _REMOTE:
+            stack = ExitStack()
+            atexit.register(stack.close)
+            worker = Worker(stack.enter_context(sandbox(Path(__file__).resolve().parents[2])))
+            stack.callback(worker.close)
+            _REMOTE["worker"] = worker
+        worker = _REMOTE["worker"]
+        here = (worker.copy / request["file"])
+        if not here.is_file() or here.read_text() != request["original"]:
+            return MutantResult(request["mutant"], "error",
+                                f"the worker's checkout differs from the submitter's at {request['file']}", 0, 0.0)
+        return worker.run_request(request)
