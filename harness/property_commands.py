@@ -187,7 +187,7 @@ def interpretations_command(game: str, players: int | None, games: int, seed: in
     table.add_column("invariants broken", overflow="fold")
     for row in result:
         broken = ", ".join(f"[red]{name}[/red]" for name in COLUMNS if name in row.broken) or "[green]none[/green]"
-        table.add_row(row.label, str(row.decided) if row.overrides else "-", str(row.stalled), broken)
+        table.add_row(escape(row.label), str(row.decided) if row.overrides else "-", str(row.stalled), broken)
     console.print(table)
     console.print("decided = how often the alternative changed what happened in play (0: never mattered)")
     for row in result:

@@ -17,8 +17,8 @@ class HypothesisChance:
     def __init__(self, data: Any) -> None:
         self.data = data
 
-    def first_player(self) -> int:
-        return self.data.draw(st.integers(0, 1), label="first player")
+    def first_player(self, players: int = 2) -> int:
+        return self.data.draw(st.integers(0, players - 1), label="first player")
 
     def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
         return list(self.data.draw(st.permutations(sorted(plates)), label="plate pile"))
@@ -40,8 +40,8 @@ class RecordingChance:
         self.chips: list[int] = []
         self.first: int | None = None
 
-    def first_player(self) -> int:
-        self.first = self.inner.first_player()
+    def first_player(self, players: int = 2) -> int:
+        self.first = self.inner.first_player(players)
         return self.first
 
     def shuffle_plates(self, plates: Sequence[int]) -> list[int]:

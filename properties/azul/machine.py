@@ -22,7 +22,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from model.azul import IMPLEMENTED, WALL_SIDES, Game, IllegalAction, new_game
 from model.azul.universe import candidate_actions
 from properties.azul.bounds import per_round_bound
-from properties.azul.chance import HypothesisChance, RecordingChance
+from properties.chance import HypothesisChance, RecordingChance
 from properties.azul.invariants import check_all
 from properties.azul.program import Program
 

@@ -56,3 +56,15 @@ def test_machine_catches_a_planted_bug_and_prints_a_replay(monkeypatch: pytest.M
         exec(failure.program.text(), namespace)               # and so does its printed text
     monkeypatch.undo()
     assert failure.program.replay()[1] == []                   # the fixed model passes the same game
+
+
+@pytest.mark.clause("azul.setup.first-player")
+def test_the_shared_machine_and_chance_draw_a_first_player_among_all_seats(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """One chance module for both games (properties/chance.py): classic's by-chance starter asks it
+    for one of `players` seats; the shared machine plays a 4-player by-chance game with it."""
+    from properties.machine import machine_for as shared_machine_for
+
+    machine = shared_machine_for({"azul.setup.starter-choice": "by-chance"}, tmp_path, game="azul", players=4)
+    machine.TestCase.settings = settings(max_examples=8, stateful_step_count=20, phases=[Phase.generate], **FAST)
+    machine.TestCase().runTest()
+    assert not list(tmp_path.iterdir())                       # no counterexample written

@@ -70,3 +70,19 @@ def test_a_setup_for_no_row_or_an_unknown_policy_is_one_line_naming_it(monkeypat
     monkeypatch.setitem(hooks.ROW_SETUPS, "azul.end.dead-game=stall", RowSetup(policy="hord"))
     with pytest.raises(UnknownGame, match=r"unknown policy 'hord' \(did you mean 'hoard'\?\)"):
         row_setups("azul")
+
+
+def test_the_matrix_table_prints_a_row_setup_literally(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A setup note in brackets is text, not rich markup: the table shows it."""
+    from click.testing import CliRunner
+
+    from harness.cli import cli
+    from properties.matrix import MatrixRow
+
+    label = "azul.offer.marker-untaken=next-clockwise [policy hoard, 4 players]"
+    fake = [MatrixRow(label, {"azul.offer.marker-untaken": "next-clockwise"}, 1, {}, {}, 0, 7, (), "hoard", 4)]
+    monkeypatch.setattr(matrix, "run_matrix", lambda *a, **k: fake)
+    out = CliRunner().invoke(cli, ["interpretations", "--game", "azul", "--games", "1", "--jobs", "1",
+                                    "--out", str(tmp_path)], terminal_width=200)
+    assert out.exit_code == 0, out.output
+    assert "[policy hoard, 4 players]" in out.output
