@@ -81,9 +81,18 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 bad.append((item.nodeid, f"unknown clause id {cid!r}"))
             elif rev is not None and rev > catalogue.clause(cid).revision:
                 bad.append((item.nodeid, f"{cid} has no revision {rev} (spec/ holds {catalogue.clause(cid).revision})"))
-    if bad:
+    if bad and is_xdist_worker(config):
+        # A usage error on an xdist worker reaches the user as a worker crash without its message:
+        # there, each test with such a marker fails at setup, saying why.
+        by_id = {item.nodeid: item for item in items}
+        for nodeid, msg in bad:
+            by_id[nodeid].stash[_BAD_MARKER] = by_id[nodeid].stash.get(_BAD_MARKER, ()) + (msg,)
+    elif bad:
         lines = "\n".join(f"  {nodeid}: {msg}" for nodeid, msg in sorted(set(bad)))
         raise pytest.UsageError(f"clause markers that spec/ cannot honour:\n{lines}")
+
+
+_BAD_MARKER = pytest.StashKey[tuple[str, ...]]()
 
 
 def test_timeout(item: pytest.Item) -> float | None:
@@ -101,6 +110,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     # otherwise takes pytest-timeout's failure as a bug to shrink and replays for minutes.
     from properties.watchdog import set_test_deadline
 
+    if item.stash.get(_BAD_MARKER, ()):
+        pytest.fail("clause marker that spec/ cannot honour: " + "; ".join(item.stash[_BAD_MARKER]), pytrace=False)
     set_test_deadline(test_timeout(item))
 
 

@@ -64,3 +64,15 @@ def test_a_parallel_run_without_tests_fails_with_status_5(tmp_path: Path) -> Non
                            f"--clause-json={tmp_path / 'tests.json'}", str(tmp_path)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 5, done.stdout + done.stderr
+
+
+def test_an_unknown_clause_marker_in_a_parallel_run_is_named(tmp_path: Path) -> None:
+    """On an xdist worker a usage error would surface as a worker crash without its message."""
+    (tmp_path / "test_marks.py").write_text(
+        "import pytest\n\n@pytest.mark.clause('azul.score.isolatd')\ndef test_typo():\n    pass\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+                           "--clause-json=", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    out = done.stdout + done.stderr
+    assert done.returncode == 1 and "INTERNALERROR" not in out, out
+    assert "ERROR test_marks.py::test_typo - Failed: clause marker" in out
+    assert "clause marker that spec/ cannot honour: unknown clause id 'azul.score.isolatd'" in out
