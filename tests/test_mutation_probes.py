@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -32,6 +34,9 @@ def test_probe_runs_under_the_mutation_profile_in_a_prepared_worker(request: pyt
     from properties.profiles import load_profile
 
     assert load_profile() == "mutation"            # what the property tests load (tests/test_properties.py)
+    # ... while a test's own subprocess still finds its profile (tests/test_watchdog.py starts pytest in one)
+    subprocess.run([sys.executable, "-c", "from properties.profiles import load_profile; load_profile()"],
+                   check=True, capture_output=True, timeout=120)
     current = settings.default
     assert current.max_examples <= 10, current
     assert Phase.shrink not in current.phases, current

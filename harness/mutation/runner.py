@@ -29,7 +29,6 @@ from typing import Any
 import attrs
 
 from harness.cluster import Workers, executor, map_ordered, workers_of
-from harness.mutation import profile
 from harness.mutation.mutants import Mutant
 from harness.mutation.selection import Stage
 
@@ -69,7 +68,8 @@ class Worker:
         self.copy = copy
         env = dict(os.environ, PYTHONPATH=str(copy), PYTHONHASHSEED="0", AZUL_CLAUSE_JSON="",
                    PYTHONDONTWRITEBYTECODE="1")
-        env["HYPOTHESIS_PROFILE"] = profile.NAME      # fewer examples, no shrinking (harness.mutation.profile)
+        env.setdefault("HYPOTHESIS_PROFILE", "ci")    # what subprocesses of the tests see; the tests
+        # themselves run under the mutation profile (harness.mutation.profile, set in each child)
         self.proc = subprocess.Popen([sys.executable, "-m", "harness.mutation.worker"], cwd=copy, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      start_new_session=True)

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from harness.mutation import profile
 from harness.mutation.hotswap import ImportCalls, hot_swap
 
 TIME_MARKS = ("TimeBudgetExceeded", "Timeout >", "Failed: Timeout")
@@ -76,6 +77,15 @@ def _preimport(copy: Path) -> ImportCalls:
     return calls
 
 
+def _use_mutation_profile() -> None:
+    """Make the suite's profile loader (properties.profiles.load_profile) load the mutation profile in
+    this child. Not through HYPOTHESIS_PROFILE: a test's own subprocess (tests/test_watchdog.py starts
+    pytest in one) would inherit it and fail to find a profile registered only here."""
+    import properties.profiles as profiles
+
+    profiles.PROFILE = profile.NAME
+
+
 def _child(request: dict[str, Any], result_fd: int, calls: ImportCalls | None) -> None:
     import pytest
 
@@ -87,6 +97,7 @@ def _child(request: dict[str, Any], result_fd: int, calls: ImportCalls | None) -
         for name in list(sys.modules):
             if name.split(".")[0] in PROJECT_PACKAGES:
                 del sys.modules[name]
+    _use_mutation_profile()
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
@@ -206,9 +217,7 @@ def serve() -> None:
     import pytest  # noqa: F401
     import rich  # noqa: F401
 
-    from harness.mutation.profile import register
-
-    register()
+    profile.register()
     calls = _preimport(Path.cwd()) if os.environ.get("AZUL_MUTATE_HOTSWAP", "1") == "1" else None
     _warm_up(calls)
     for line in sys.stdin:
