@@ -29,3 +29,14 @@ def test_verify_judges_classic_mutation_against_its_threshold(tmp_path: Path, mo
     assert st.detail.startswith(f"0/{len(judged)} clauses guarded")
     assert "`azul-rules mutate --game azul`" in st.detail
 
+
+
+def test_a_classic_run_does_not_call_duel_equivalents_orphaned() -> None:
+    """tests/equivalent-mutants.toml holds both games' entries; a classic run judges only classic's."""
+    from click.testing import CliRunner
+
+    from harness.mutation_commands import mutate_command
+
+    result = CliRunner().invoke(mutate_command, ["--game", "azul", "--clause", "azul.component.bag", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "orphaned equivalent duel." not in result.output
