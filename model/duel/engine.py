@@ -1,8 +1,9 @@
 """The rules of Azul Duel: a Game holds the state, the ruleset and the chance, and offers
 `legal_actions()` (model.duel.generation), `why_illegal()` (model.duel.legality, the predicate written
-separately), `apply()`, `is_over`, `outcome()`, `returns()` and `copy()`.
+separately), `apply()`, `is_over`, `outcome()`, `returns()` and `copy()`; the plumbing is model.base.
 
-The data flow of one action is a straight line: `apply` checks the predicate, then the dispatch table
+The data flow of one action is a straight line: `apply` checks the predicate (or trusts an action
+from the list `legal_actions()` just offered for this state, see model.base), then the dispatch table
 `RULES` sends the action to its rule function (model.duel.acquisition for the turn's actions,
 model.duel.tiling for the Dome-tiling decisions). A turn that empties the Factories goes on to
 tiling.start_tiling, a finished Dome-tiling to preparation.prepare or preparation.score_tablets.
@@ -12,8 +13,6 @@ Phase changes go through model.duel.flow and the phase graph; every rule site ci
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import repeat
-from operator import is_
 
 from model.duel import acquisition, generation, legality, tiling
 from model.duel.actions import Action, Kind
@@ -21,7 +20,7 @@ from model.duel.bonus import bonus_options, has_bonus_option
 from model.chance import Chance
 from model.clauses import cite, cite_alternative
 from model.duel.dome import band_full, matching_cells
-from model.errors import IllegalAction
+from model.base import GameBase
 from model.events import Event, Outcome
 from model.duel.generation import (
     CHIP,
@@ -46,19 +45,18 @@ Rule = Callable[["Game", int, tuple[int, ...], list[Event]], None]
 PhaseWatcher = Callable[[str, str, list[Event]], None]
 
 
-class Game:
+class Game(GameBase):
     """One game of Azul Duel."""
 
-    __slots__ = ("state", "rules", "chance", "on_phase_change", "_offered", "_offered_for")
+    __slots__ = ("on_phase_change",)
+    TRUSTS_OFFER = True
 
     def __init__(self, state: GameState, rules: Ruleset, chance: Chance,
                  on_phase_change: PhaseWatcher | None = None) -> None:
-        self.state = state
-        self.rules = rules
-        self.chance = chance
+        super().__init__(state, rules, chance)
+        self.state: GameState
+        self.rules: Ruleset
         self.on_phase_change = on_phase_change   # called (source, target, events) before a phase change
-        self._offered: list[Action] | None = None   # the last legal_actions() list, until the next apply
-        self._offered_for: GameState | None = None  # ... and the state it was generated for
 
     # --- queries ---------------------------------------------------------------------------
     @property
@@ -108,44 +106,17 @@ class Game:
             return (0.0, 0.0)
         return (1.0, -1.0) if o.winner == 0 else (-1.0, 1.0)
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action, sorted. Empty when the game is over or stalled."""
-        out = generation.legal_actions(self)
-        self._offered, self._offered_for = out, self.state
-        return out
+    # --- what model.base.GameBase asks of a game ------------------------------------------
+    def _generate(self) -> list[Action]:
+        return generation.legal_actions(self)
 
-    def why_illegal(self, action: Action) -> tuple[str, str] | None:
-        """None if `action` is legal now, else (clause id, reason)."""
+    def _check(self, action: Action) -> tuple[str, str] | None:
         return legality.why_illegal(self, action)
 
-    # --- the one mutating entry point -----------------------------------------------------
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a legal action and return what happened; IllegalAction (state unchanged) otherwise.
-
-        An action object taken from the list the immediately preceding `legal_actions()` returned
-        for this same state is legal by construction (the generator and the predicate agree, which
-        the tests check on every state of random games), so it skips the predicate; any other
-        action is checked by it. Edit `state` in place between the two calls and that list no
-        longer speaks for it: call `legal_actions()` again (or `forget_offer()`)."""
-        offered = self._offered
-        self._offered = None
-        if offered is None or self._offered_for is not self.state or not _offered_in(action, offered):
-            problem = legality.why_illegal(self, action)
-            if problem is not None:
-                cite(problem[0])               # the rule fired: it refused the action
-                raise IllegalAction(action, *problem)
-        events: list[Event] = []
-        RULES[action.kind](self, self.current_player, action.args, events)
-        return events
-
-    def forget_offer(self) -> None:
-        """Drop the last `legal_actions()` list: the next `apply` checks its action in full."""
-        self._offered = None
-
-
-def _offered_in(action: Action, offered: list[Action]) -> bool:
-    """Whether this very object (identity, not equality) is in the offered list."""
-    return any(map(is_, offered, repeat(action)))
+    def _carry_out(self, action: Action, events: list[Event]) -> None:
+        s = self.state
+        p = s.pending                          # a legal action has a player: the decision's, or the turn's
+        RULES[action.kind](self, s.to_move if p is None else p.player, action.args, events)
 
 
 # Every kind of action and the rule function that carries it out.
