@@ -45,21 +45,6 @@ def _stack_orders(leftover: tuple[int, ...]) -> tuple[Action, ...]:
     """Every distinct order (bottom to top) of a small Factory's leftover tiles, sorted."""
     return tuple(act(Kind.STACK, *order) for order in sorted(set(permutations(leftover))))
 
-@functools.lru_cache(maxsize=4096)
-def _line_actions(colour: int, n: int, counts: tuple[int, ...], colours: tuple[int, ...],
-                  any_split: bool) -> tuple[Action, ...]:
-    """Where `n` picked tiles of `colour` may go: the Broken line, or a pattern line with room that
-    is empty or holds that colour (and, under any-split, part of the batch on it)."""
-    out = [LINE[0]]
-    for line in range(6):
-        room = line + 1 - counts[line]
-        if room and colours[line] in (EMPTY, colour):
-            out.append(LINE[line + 1])
-            if any_split:
-                out.extend(act(Kind.LINE, line + 1, x) for x in range(1, min(n, room)))
-    return tuple(out)
-
-
 _UNSORTED_DECISIONS = frozenset({"draw", "return", "bonus"})
 
 
@@ -128,7 +113,15 @@ def pending_actions(g: Game, p: Pending) -> list[Action]:
     k = p.kind
     if k == "line":                    # the commonest decision first
         colour, n = p.data
-        return list(_line_actions(colour, n, tuple(pl.line_count), tuple(pl.line_colour), rules.any_split))
+        counts, colours = pl.line_count, pl.line_colour
+        out = [LINE[0]]
+        for line in range(6):
+            room = line + 1 - counts[line]
+            if room and colours[line] in (EMPTY, colour):
+                out.append(LINE[line + 1])
+                if rules.any_split:
+                    out.extend(act(Kind.LINE, line + 1, x) for x in range(1, min(n, room)))
+        return out
     if k == "opening":
         return [act(Kind.TAKE_PLATE, i) for i in range(3) if s.display[i]]
     if k == "draw":
@@ -145,7 +138,10 @@ def pending_actions(g: Game, p: Pending) -> list[Action]:
     if k == "bonus":
         line = p.data[0]
         missing = line + 1 - pl.line_count[line]
-        out = [act(Kind.BONUS, *sorted(ids)) for ids in bonus_options(pl, pl.line_colour[line], missing, rules.tables)]
+        options = bonus_options(pl, pl.line_colour[line], missing, rules.tables)
+        if pl.chips != sorted(pl.chips):          # a chip set is named in id order
+            options = [tuple(sorted(ids)) for ids in options]
+        out = [Action(Kind.BONUS, ids) for ids in options]   # many, rarely repeated: not shared
         out.append(NO_BONUS)
         return out
     if k == "tile":
