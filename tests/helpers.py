@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from model.duel import acquisition
 from model.duel import Game, new_game, parse_action
 from model.duel.colours import COLOUR_INDEX, EMPTY
 from model.duel.supply import clear_factories
@@ -49,7 +50,7 @@ def set_small(game: Game, f: int, sun: dict[int, int] | None = None, moon: list[
 
 
 def put_plate(game: Game, who: int, slot: int, plate_id: int, rot: int = 0) -> None:
-    game._place_plate(game.state.players[who], plate_id, slot, rot)
+    acquisition.place_plate(game, game.state.players[who], plate_id, slot, rot)
     s = game.state
     if plate_id in s.pile:
         s.pile.remove(plate_id)
@@ -71,7 +72,7 @@ def start_tiling(game: Game) -> list:
         pl.tokens_used = 2
     events: list = []
     game.state.pending = None
-    game._end_turn(game.state.to_move if game.state.to_move >= 0 else 0, events)
+    acquisition.end_turn(game, game.state.to_move if game.state.to_move >= 0 else 0, events)
     return events
 
 

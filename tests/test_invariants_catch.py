@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 import model.duel.engine as engine
+from model.duel import acquisition, flow, generation, legality, preparation, tiling
 import model.duel.serialize as serialize
 from model.duel.colours import EMPTY
 from model.duel.engine import Game
@@ -49,35 +50,32 @@ def _first_failure(seeds=range(6), overrides=None, policy: str = "uniform") -> s
 
 
 def break_tower(mp):      # overflow tiles vanish instead of going to the Tower
-    original = Game._break
+    original = acquisition.break_tiles
 
     def broken(self, pl, colour, n, events, who, clause):
         original(self, pl, colour, min(n, 4 - len(pl.broken)), events, who, clause)
-    mp.setattr(Game, "_break", broken)
+    mp.setattr(acquisition, "break_tiles", broken)
 
 
 def break_chip_take(mp):   # a taken chip is copied, not moved
-    original = Game._apply
+    original = acquisition.chip
 
-    def broken(self, a, events):
-        if a.kind is engine.Kind.CHIP:
-            fac = self.state.small[a.args[0] - 1]
-            chip = fac.chip
-            original(self, a, events)
-            fac.chip, fac.chip_revealed = chip, True
-            return
-        original(self, a, events)
-    mp.setattr(Game, "_apply", broken)
+    def broken(self, who, args, events):
+        fac = self.state.small[args[0] - 1]
+        chip = fac.chip
+        original(self, who, args, events)
+        fac.chip, fac.chip_revealed = chip, True
+    mp.setitem(engine.RULES, engine.Kind.CHIP, broken)
 
 
 def break_floor(mp):
     def broken(self, pl, loss, who, events, clause, why):
         pl.score -= loss
-    mp.setattr(Game, "_lose", broken)
+    mp.setattr(tiling, "lose", broken)
 
 
 def break_capacity(mp):
-    original = Game._place_tiles
+    original = acquisition.place_tiles
 
     def broken(self, who, colour, n, args, events):
         pl = self.state.players[who]
@@ -86,7 +84,7 @@ def break_capacity(mp):
             pl.line_count[args[0] - 1] += n
             return
         original(self, who, colour, n, args, events)
-    mp.setattr(Game, "_place_tiles", broken)
+    mp.setattr(acquisition, "place_tiles", broken)
 
 
 def break_matching(mp):   # any empty space on a plate accepts any tile
@@ -113,15 +111,15 @@ def break_chip_cap(mp):   # the engine forgets the cap while the ruleset still s
 
 
 def break_tokens(mp):
-    mp.setattr(Game, "_use_token", lambda self, pl: setattr(pl, "tokens_used", pl.tokens_used + 2))
+    mp.setattr(acquisition, "use_token", lambda pl: setattr(pl, "tokens_used", pl.tokens_used + 2))
 
 
 def break_phase_end(mp):
-    mp.setattr(Game, "_acquisition_over", lambda self: False)
+    mp.setattr(acquisition, "acquisition_over", lambda g: False)
 
 
 def break_dome_moves(mp):
-    original = Game._move_line_to_dome
+    original = tiling.move_line_to_dome
 
     def broken(self, who, line, cell, events):
         pl = self.state.players[who]
@@ -131,11 +129,11 @@ def break_dome_moves(mp):
                 pl.dome_tile[other] = EMPTY
                 break
         original(self, who, line, cell, events)
-    mp.setattr(Game, "_move_line_to_dome", broken)
+    mp.setattr(tiling, "move_line_to_dome", broken)
 
 
 def break_broken_discard(mp):
-    original = Game._penalties
+    original = tiling.penalties
 
     def broken(self, who, events):
         keep = list(self.state.players[who].broken)
@@ -143,13 +141,13 @@ def break_broken_discard(mp):
         for c in keep:
             self.state.tower[c] -= 1
         self.state.players[who].broken = keep
-    mp.setattr(Game, "_penalties", broken)
+    mp.setattr(tiling, "penalties", broken)
 
 
 def break_phase_edges(mp):   # Preparation is skipped: Dome-tiling jumps straight back to Acquisition
     from model.events import Event
-    original = Game._change_phase
-    mp.setattr(engine, "check_transition", lambda a, b: None)
+    original = flow.change_phase
+    mp.setattr(flow, "check_transition", lambda a, b: None)
 
     def broken(self, target, events):
         if target == "preparation":
@@ -158,14 +156,14 @@ def break_phase_edges(mp):   # Preparation is skipped: Dome-tiling jumps straigh
             self.state.phase = "preparation"
             return
         return original(self, target, events)
-    mp.setattr(Game, "_change_phase", broken)
+    mp.setattr(flow, "change_phase", broken)
 
 
 def break_tile_exchange(mp):   # Player tokens are never used, and Acquisition ends without them
-    turn_actions = Game._turn_actions
-    mp.setattr(Game, "_turn_actions", lambda self, who: [
+    turn_actions = generation.turn_actions
+    mp.setattr(generation, "turn_actions", lambda self, who: [
         a for a in turn_actions(self, who) if a.kind not in (engine.Kind.TAKE_PLATE, engine.Kind.DRAW_PLATE)])
-    mp.setattr(Game, "_token_problem", lambda self, pl: ("duel.acquire.plate.token", "broken model"))
+    mp.setattr(legality, "token_problem", lambda self, pl: ("duel.acquire.plate.token", "broken model"))
 
     def no_plates_can_act(self, who):
         s = self.state
@@ -177,29 +175,29 @@ def break_tile_exchange(mp):   # Player tokens are never used, and Acquisition e
     def over(self):
         s = self.state
         return not (s.large.has_tiles or any(f.has_tiles or f.chip for f in s.small))
-    mp.setattr(Game, "_can_act", no_plates_can_act)
-    mp.setattr(Game, "_acquisition_over", over)
+    mp.setattr(legality, "can_act", no_plates_can_act)
+    mp.setattr(acquisition, "acquisition_over", over)
 
 
 def break_rounds(mp):
-    original = Game._change_phase
+    original = flow.change_phase
 
     def broken(self, target, events):
         if target == "preparation" and self.state.round == 4:
             target = "tablet_scoring"
             original(self, target, events)
-            self._score_tablets(events)
+            preparation.score_tablets(self, events)
             raise _Stop
         return original(self, target, events)
-    mp.setattr(Game, "_change_phase", broken)
-    original_adv = Game._advance_tiling
+    mp.setattr(flow, "change_phase", broken)
+    original_adv = tiling.advance_tiling
 
     def adv(self, events):
         try:
             original_adv(self, events)
         except _Stop:
             pass
-    mp.setattr(Game, "_advance_tiling", adv)
+    mp.setattr(tiling, "advance_tiling", adv)
 
 
 class _Stop(Exception):
@@ -207,11 +205,11 @@ class _Stop(Exception):
 
 
 def break_generator(mp):
-    original = Game._turn_actions
+    original = generation.turn_actions
 
     def broken(self, who):
         return [a for a in original(self, who) if a.kind is not engine.Kind.MOON] or original(self, who)
-    mp.setattr(Game, "_turn_actions", broken)
+    mp.setattr(generation, "turn_actions", broken)
 
 
 def break_serialisation(mp):
@@ -227,7 +225,7 @@ def break_serialisation(mp):
 # --- movement, Factories, supplies, rounds ----------------------------------------------------
 
 def break_overflow_to_bag(mp):   # tiles beyond the Broken space go back into the bag, not the Tower
-    original = Game._break
+    original = acquisition.break_tiles
 
     def broken(self, pl, colour, n, events, who, clause):
         tower = self.state.tower[colour]
@@ -235,22 +233,22 @@ def break_overflow_to_bag(mp):   # tiles beyond the Broken space go back into th
         extra = self.state.tower[colour] - tower
         self.state.tower[colour] -= extra
         self.state.bag[colour] += extra
-    mp.setattr(Game, "_break", broken)
+    mp.setattr(acquisition, "break_tiles", broken)
 
 
 def break_start_tile_on_sun(mp):   # a sun pick on the large Factory takes the Starting player tile
-    original = Game._sun_pick
+    original = acquisition.sun_pick
 
     def broken(self, who, f, c, events):
         original(self, who, f, c, events)
         if f == 0 and self.state.large.start_tile:
             self.state.large.start_tile = False
             self.state.players[who].start_tile = True
-    mp.setattr(Game, "_sun_pick", broken)
+    mp.setattr(acquisition, "sun_pick", broken)
 
 
 def break_discard_to_bag(mp):   # the rest of a line moved to the Dome goes into the bag, not the Tower
-    original = Game._move_line_to_dome
+    original = tiling.move_line_to_dome
 
     def broken(self, who, line, cell, events):
         s = self.state
@@ -260,11 +258,11 @@ def break_discard_to_bag(mp):   # the rest of a line moved to the Dome goes into
         extra = s.tower[colour] - tower
         s.tower[colour] -= extra
         s.bag[colour] += extra
-    mp.setattr(Game, "_move_line_to_dome", broken)
+    mp.setattr(tiling, "move_line_to_dome", broken)
 
 
 def break_top_tile_only(mp):   # a moon pick takes every tile of its colour in a stack, not only the top
-    original = Game._moon_pick
+    original = acquisition.moon_pick
 
     def broken(self, who, c, events):
         tops = [bool(f.moon) and f.moon[-1] == c for f in self.state.small]
@@ -277,22 +275,22 @@ def break_top_tile_only(mp):   # a moon pick takes every tile of its colour in a
         if extra:
             p = self.state.pending
             p.data = (c, p.data[1] + extra)
-    mp.setattr(Game, "_moon_pick", broken)
+    mp.setattr(acquisition, "moon_pick", broken)
 
 
 def break_line_choice(mp):   # tiles meant for line 3 go to line 2 when it has room
-    original = Game._place_tiles
+    original = acquisition.place_tiles
 
     def broken(self, who, colour, n, args, events):
         pl = self.state.players[who]
         if args[0] == 3 and pl.line_count[1] == 0 and pl.line_count[2] == 0:
             args = (2,) + args[1:]
         original(self, who, colour, n, args, events)
-    mp.setattr(Game, "_place_tiles", broken)
+    mp.setattr(acquisition, "place_tiles", broken)
 
 
 def break_large_leftovers(mp):   # one leftover goes to the large moon, the rest stay on the sun
-    original = Game._sun_pick
+    original = acquisition.sun_pick
 
     def broken(self, who, f, c, events):
         sun = list(self.state.large.sun)
@@ -304,11 +302,11 @@ def break_large_leftovers(mp):   # one leftover goes to the large moon, the rest
                 for x in left[1:]:
                     large.moon[x] -= sun[x]
                     large.sun[x] += sun[x]
-    mp.setattr(Game, "_sun_pick", broken)
+    mp.setattr(acquisition, "sun_pick", broken)
 
 
 def break_reveal(mp):   # an emptied small Factory keeps its chip face down
-    mp.setattr(Game, "_reveal", lambda self, f, events, clause: None)
+    mp.setattr(acquisition, "reveal", lambda self, f, events, clause: None)
 
 
 def break_restock(mp):   # restocking the bag takes one blue tile more than the Tower holds
@@ -341,23 +339,23 @@ def break_small_refill(mp):   # small Factories get 3 tiles in Preparation
 
 
 def break_tokens_back(mp):   # Preparation hands one Player token back, not both
-    original = Game._prepare
+    original = preparation.prepare
 
     def broken(self, events):
         used = [pl.tokens_used for pl in self.state.players]
         original(self, events)
         for pl, n in zip(self.state.players, used, strict=True):
             pl.tokens_used = min(n, 1)
-    mp.setattr(Game, "_prepare", broken)
+    mp.setattr(preparation, "prepare", broken)
 
 
 def break_silent_point(mp):   # a tile moved to the Dome earns a point no event mentions
-    original = Game._move_line_to_dome
+    original = tiling.move_line_to_dome
 
     def broken(self, who, line, cell, events):
         original(self, who, line, cell, events)
         self.state.players[who].score += 1
-    mp.setattr(Game, "_move_line_to_dome", broken)
+    mp.setattr(tiling, "move_line_to_dome", broken)
 
 
 # --- scoring (the oracle) and the outcome -----------------------------------------------------

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import attrs
 
+from model.base import KeyedAction
 from model.errors import NotationError
 from model.azul.colours import COLOURS, NUM_COLOURS, colour_index
 
@@ -34,18 +35,16 @@ class Kind(enum.IntEnum):
 
 
 @attrs.frozen(slots=True, cache_hash=True)
-class Action:
+class Action(KeyedAction):
+    """A classic Azul action (ordering and the key: model.base.KeyedAction)."""
+
     kind: Kind
     args: tuple[int, ...]
-    key: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
     text: str = attrs.field(init=False, eq=False, repr=False)     # the notation, formatted once
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "key", (int(self.kind),) + self.args)
+        KeyedAction.__attrs_post_init__(self)
         object.__setattr__(self, "text", format_action(self))
-
-    def __lt__(self, other: "Action") -> bool:
-        return self.key < other.key
 
     def __str__(self) -> str:
         return self.text

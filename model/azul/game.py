@@ -2,7 +2,7 @@
 (`legal_actions`, `why_illegal`, `apply`, `is_over`, `is_stalled`, `current_player`, `outcome`,
 `returns`, `copy`).
 
-The data flow of one action is a straight line: `apply` checks the predicate, then the dispatch
+The data flow of one action is a straight line: `apply` (model.base) checks the predicate, then the dispatch
 table sends the action to its rule (offer.take_tiles / tiling.place_chosen); a finished offer goes
 to tiling.advance, a finished tiling to round_end.finish_round.
 """
@@ -16,21 +16,18 @@ from model.azul.actions import Action, Kind
 from model.azul.outcome import AzulOutcome, decide, returns
 from model.azul.ruleset import Ruleset
 from model.azul.state import NOBODY, OFFER, OVER, TILING, AzulState
+from model.base import GameBase
 from model.chance import Chance
-from model.clauses import cite
-from model.errors import IllegalAction
 from model.events import Event
 
 
-class Game:
-    """One game of classic Azul (2-4 players, coloured or gray wall)."""
+class Game(GameBase):
+    """One game of classic Azul (2-4 players, coloured or gray wall); the plumbing is model.base."""
 
-    __slots__ = ("state", "rules", "chance")
-
-    def __init__(self, state: AzulState, rules: Ruleset, chance: Chance) -> None:
-        self.state = state
-        self.rules = rules
-        self.chance = chance
+    __slots__ = ()
+    state: AzulState
+    rules: Ruleset
+    chance: Chance
 
     # --- queries ---------------------------------------------------------------------------
     @property
@@ -54,10 +51,10 @@ class Game:
         """Not over, yet nobody can act (azul.prep.empty-round=stall)."""
         return self.state.phase == OFFER and self.state.to_move == NOBODY
 
-    def legal_actions(self) -> list[Action]:
+    def _generate(self) -> list[Action]:
         return generation.legal_actions(self.state, self.rules)
 
-    def why_illegal(self, action: Action) -> tuple[str, str] | None:
+    def _check(self, action: Action) -> tuple[str, str] | None:
         return legality.why_illegal(self.state, self.rules, action)
 
     def outcome(self) -> AzulOutcome | None:
@@ -69,16 +66,8 @@ class Game:
     def copy(self) -> "Game":
         return Game(self.state.copy(), self.rules, self.chance)
 
-    # --- the one mutating entry point -----------------------------------------------------
-    def apply(self, action: Action) -> list[Event]:
-        """Apply a legal action and return what happened; IllegalAction (state unchanged) otherwise."""
-        problem = legality.why_illegal(self.state, self.rules, action)
-        if problem is not None:
-            cite(problem[0])                     # the rule fired: it refused the action
-            raise IllegalAction(action, *problem)
-        events: list[Event] = []
+    def _carry_out(self, action: Action, events: list[Event]) -> None:
         _RULES[action.kind](self, action, events)
-        return events
 
 
 def _take(game: Game, action: Action, events: list[Event]) -> None:

@@ -22,6 +22,7 @@ from operator import attrgetter
 
 import attrs
 
+from model.base import KeyedAction
 from model.duel.colours import COLOURS, colour_index
 from model.errors import NotationError
 
@@ -44,17 +45,11 @@ class Kind(enum.IntEnum):
 
 
 @attrs.frozen(slots=True, cache_hash=True)
-class Action:
+class Action(KeyedAction):
+    """An Azul Duel action (ordering and the key: model.base.KeyedAction)."""
+
     kind: Kind
     args: tuple[int, ...] = ()
-    # The sort key (kind, args) as a plain tuple: sorting by it runs at C speed.
-    key: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "key", (int(self.kind),) + self.args)
-
-    def __lt__(self, other: "Action") -> bool:
-        return self.key < other.key
 
     def __str__(self) -> str:
         try:

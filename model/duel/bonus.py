@@ -15,14 +15,17 @@ def bonus_options(pl: Player, colour: int, missing: int, tables: ComponentTables
     needs two chips showing the colour or any three chips (duel.bonus.complete-line)."""
     # rule: duel.bonus.complete-line
     chips = pl.chips
+    shows = {c: colour in tables.chips[c - 1].colours for c in chips}.__getitem__
     out: list[tuple[int, ...]] = []
     for size in range(2 * missing, 3 * missing + 1):
         if size > len(chips):
             break
         pairs = 3 * missing - size          # groups of two matching chips
-        for combo in combinations(chips, size):
-            if sum(colour in tables.chips[c - 1].colours for c in combo) >= 2 * pairs:
-                out.append(combo)
+        if pairs == 0:                      # any chips will do
+            out.extend(combinations(chips, size))
+            continue
+        need = 2 * pairs
+        out.extend(combo for combo in combinations(chips, size) if sum(map(shows, combo)) >= need)
     return out
 
 

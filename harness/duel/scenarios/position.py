@@ -22,6 +22,7 @@ from harness.duel.scenarios.notation import (
 )
 from harness.scenarios.problems import Problems
 from harness.duel.scenarios.stops import PhaseEnded, StoppingGame
+from model.duel import acquisition
 from model.duel import Game, Ruleset, ScriptedChance, new_game
 from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.errors import RulesetError
@@ -199,7 +200,7 @@ class _Builder:
                 raise self.fail(f, f"expected \"P02\" or \"P02 r1\", got {plates[key]!r}")
             pid = self.parse(f, parse_label, parts[0], "P", 18)
             self.take_plate(pid, f)
-            self.g._place_plate(pl, pid, int(key) - 1, int(parts[1][1]) if len(parts) == 2 else 0)
+            acquisition.place_plate(self.g, pl, pid, int(key) - 1, int(parts[1][1]) if len(parts) == 2 else 0)
 
     def lines(self, who: int, lines: Any) -> None:
         s = self.s
@@ -441,7 +442,7 @@ def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
         if s.large.has_tiles or any(f.has_tiles or f.chip for f in s.small):
             raise scenario.error("given.phase", "Dome-tiling starts with empty Factories (give empty 'factories')")
         try:
-            game._end_turn(s.starter, events)
+            acquisition.end_turn(game, s.starter, events)
         except PhaseEnded:
             pass                                         # game.stopped records it
     return game, events

@@ -50,13 +50,11 @@ class StoppingGame(Game):
     __slots__ = ("stop", "stopped")
 
     def __init__(self, game: Game, stop: str) -> None:
-        super().__init__(game.state, game.rules, game.chance)
+        super().__init__(game.state, game.rules, game.chance, on_phase_change=self._phase_changing)
         self.stop = stop
         self.stopped: PhaseEnded | None = None
 
-    def _change_phase(self, target: str, events: list[Event]) -> None:
-        source = self.state.phase
+    def _phase_changing(self, source: str, target: str, events: list[Event]) -> None:
         if self.stopped is None and ends_at(self.stop, source, target):
             self.stopped = PhaseEnded(self.stop, source, target, events)
             raise self.stopped
-        super()._change_phase(target, events)
