@@ -142,3 +142,20 @@ def test_a_refill_that_finds_no_tile_ends_the_game_instead_of_opening_an_empty_r
     s.factories[0][RED] = 1
     play(g, "take F1 red line 5")
     assert g.is_over and g.legal_actions() == [] and s.round == 2
+
+
+@pytest.mark.clause("azul.wall.simultaneous", "azul.wall.complete-only")
+def test_every_round_tiles_from_the_first_player_and_the_first_line() -> None:
+    g = bare(first=1)
+    s = g.state
+    set_line(s.boards[0], 1, RED, 1)
+    settle(g)
+    end_offer(g)                                          # round 1: P1's red to r1 c3
+    assert s.round == 2 and s.boards[0].wall[2] == RED
+    for f in s.factories:                                 # round 2: P1 completes line 1 again, with blue
+        for colour in range(5):
+            s.bag[colour] += f[colour]
+            f[colour] = 0
+    set_line(s.boards[0], 1, BLUE, 1)
+    end_offer(g, line=5)
+    assert s.round == 3 and s.boards[0].wall[0] == BLUE and s.boards[0].line_count[0] == 0
