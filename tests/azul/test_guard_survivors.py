@@ -159,3 +159,37 @@ def test_every_round_tiles_from_the_first_player_and_the_first_line() -> None:
     set_line(s.boards[0], 1, BLUE, 1)
     end_offer(g, line=5)
     assert s.round == 3 and s.boards[0].wall[0] == BLUE and s.boards[0].line_count[0] == 0
+
+
+@pytest.mark.clause("azul.lines.wall-has-colour", "azul.offer.actions")
+@pytest.mark.parametrize("alt", ["refused", "allowed"])
+def test_an_unplaceable_gray_line_is_decided_once_under_its_reading(alt: str) -> None:
+    g = bare(wall="gray", interpretations={"azul.gray.unplaceable-line": alt})
+    s = g.state
+    b = s.boards[0]
+    b.wall[1 * ROWS + 4] = RED                                      # column 5 holds red
+    b.wall[2 * ROWS:2 * ROWS + 4] = [BLUE, YELLOW, BLACK, TURQUOISE]   # row 3: only c5 free
+    s.factories[0][RED] = 2
+    settle(g)
+    with record() as fired:
+        legal = [str(a) for a in g.legal_actions()]
+    assert ("take F1 red line 3" in legal) is (alt == "allowed")
+    assert [a for a in fired.alternatives if a[0] == "azul.gray.unplaceable-line"] == [
+        ("azul.gray.unplaceable-line", alt)]
+    assert fired.alternatives[("azul.gray.unplaceable-line", alt)] == 1
+
+
+@pytest.mark.clause("azul.wall.complete-only", "azul.wall.no-space")
+def test_a_complete_gray_line_without_a_space_goes_to_its_own_players_floor() -> None:
+    g = bare(wall="gray", first=1)
+    s = g.state
+    b = s.boards[0]
+    b.wall[2 * ROWS:2 * ROWS + 4] = [BLUE, YELLOW, BLACK, TURQUOISE]
+    b.wall[4] = RED
+    set_line(b, 3, RED, 3)
+    b.score = 10
+    settle(g)
+    events = end_offer(g)
+    assert [(e.kind, e.player) for e in events if e.kind in ("no-space", "penalty")] == [("no-space", 0),
+                                                                                       ("penalty", 0)]
+    assert b.line_count[2] == 0 and b.score == 10 - 4 and s.boards[1].score == 0
