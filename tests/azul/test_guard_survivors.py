@@ -193,3 +193,19 @@ def test_a_complete_gray_line_without_a_space_goes_to_its_own_players_floor() ->
     assert [(e.kind, e.player) for e in events if e.kind in ("no-space", "penalty")] == [("no-space", 0),
                                                                                        ("penalty", 0)]
     assert b.line_count[2] == 0 and b.score == 10 - 4 and s.boards[1].score == 0
+
+
+@pytest.mark.clause("azul.lines.wall-has-colour")
+def test_every_unplaceable_colour_of_a_gray_row_is_refused() -> None:
+    g = bare(wall="gray", interpretations={"azul.gray.unplaceable-line": "refused"})
+    s = g.state
+    b = s.boards[0]
+    b.wall[3:5] = [RED, TURQUOISE]                        # r1 c4, c5
+    b.wall[ROWS + 3:ROWS + 5] = [TURQUOISE, RED]          # r2 c4, c5
+    b.wall[2 * ROWS:2 * ROWS + 3] = [BLUE, YELLOW, BLACK]  # row 3: c4 and c5 free, both columns hold both
+    s.factories[0][RED] = 2
+    s.factories[0][TURQUOISE] = 2
+    settle(g)
+    legal = [str(a) for a in g.legal_actions()]
+    assert "take F1 red line 3" not in legal and "take F1 turquoise line 3" not in legal
+    assert "take F1 red line 4" in legal and "take F1 turquoise line 4" in legal
