@@ -103,7 +103,7 @@ def test_stuck_game_under_simulate_fails_naming_the_phase_with_a_counterexample(
     run, seconds = _python(HANG_IN_ROUND_2 + f"""
     import sys
     from harness.cli import main
-    sys.argv = ["azul-rules", "simulate", "--games", "2", "--jobs", "{jobs}", "--game-seconds", "1", "--out", r"{tmp_path}"]
+    sys.argv = ["azul-rules", "simulate", "--games", "2", "--jobs", "{jobs}", "--game-seconds", "4", "--out", r"{tmp_path}"]
     main()
     """)
     out = run.stdout
