@@ -41,8 +41,10 @@ def typed(value: Any, kind: type, field: str, problems: Problems, default: Any) 
     return value
 
 
-def check_clauses(data: Mapping[str, Any], catalogue: Catalogue, problems: Problems) -> tuple[str, ...]:
-    """The declared clause ids: known to the game's catalogue, no repeats, at least one."""
+def check_clauses(data: Mapping[str, Any], catalogue: Catalogue, problems: Problems,
+                  hint: Callable[[str, Iterable[str]], str] = suggest) -> tuple[str, ...]:
+    """The declared clause ids: known to the game's catalogue, no repeats, at least one ("id@N" pins
+    the clause revision the scenario was written against). `hint` words the "did you mean"."""
     clauses = typed(data.get("clauses", []), list, "clauses", problems, [])
     if "clauses" in data and not clauses and isinstance(data["clauses"], list):
         problems.add("clauses", "a scenario checks at least one clause")
@@ -50,7 +52,7 @@ def check_clauses(data: Mapping[str, Any], catalogue: Catalogue, problems: Probl
     for n, declared in enumerate(clauses):
         cid, _, rev = declared.partition("@") if isinstance(declared, str) else (str(declared), "", "")
         if cid not in catalogue or (rev and not rev.isdigit()):
-            problems.add(f"clauses[{n}]", f"unknown clause id {declared!r}{suggest(cid, catalogue.ids)}")
+            problems.add(f"clauses[{n}]", f"unknown clause id {declared!r}{hint(cid, catalogue.ids)}")
         elif rev and not 1 <= int(rev) <= catalogue.clause(cid).revision:
             problems.add(f"clauses[{n}]", f"{cid} has no revision {rev} (spec/ holds {catalogue.clause(cid).revision})")
         elif cid in first_at:

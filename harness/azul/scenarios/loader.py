@@ -4,14 +4,13 @@ parts (tables, clauses, readings, steps) come from harness.scenarios.schema."""
 
 from __future__ import annotations
 
-import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from harness.scenarios.locate import Locator
+from harness.scenarios.reading import check_identity, read_toml
 from harness.scenarios.problems import Problems, ScenarioError
 from harness.scenarios.schema import check_clauses, check_readings, read_steps, reading_problem, table, typed
 from harness.azul.scenarios.notation import NotationError, parse_counts
@@ -187,32 +186,9 @@ def _check_given(given: dict[str, Any], problems: Problems) -> None:
 
 
 def load_scenario(path: Path | str) -> Scenario:
-    path = Path(path)
-    file = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(file, "-", f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(file, "-", "not UTF-8 text") from None
-    loc = Locator(text)
-    problems = Problems(file, loc)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise ScenarioError(file, "-", f"malformed TOML: {exc}", int(m[1]) if m else None) from None
+    file, loc, problems, data = read_toml(path)
     table(data, TOP_KEYS, "", problems)
-    for key in REQUIRED:
-        if key not in data:
-            hint = " (a sentence or two saying what the scenario shows)" if key == "description" else ""
-            problems.add(key, "required key is missing" + hint)
-    sid = typed(data.get("id", "x"), str, "id", problems, "x")
-    if not re.fullmatch(r"[a-z0-9][a-z0-9.\-]*", sid):
-        problems.add("id", "ids are lower-case words with dots and dashes")
-    description = typed(data.get("description", ""), str, "description", problems, "")
-    if "description" in data and isinstance(data["description"], str) and not description.strip():
-        problems.add("description", "say what the scenario shows")
+    sid, description = check_identity(data, problems, REQUIRED)
     catalogue = default_catalogue(GAME)
     clauses = check_clauses(data, catalogue, problems)
     interps = check_readings(data, alternatives(), problems)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.scenarios.schema import event_diffs
 from harness.duel.scenarios.notation import (
     format_counts,
     format_dome_row,
@@ -70,18 +71,7 @@ def check_then(game: Game, events: list[Event], then: dict[str, Any], prefix: st
     event_texts = [str(e) for e in events]
     if "scores" in then:
         differ("scores", list(then["scores"]), [p.score for p in s.players])
-    if "events" in then:
-        pos = 0
-        for want in then["events"]:
-            hit = next((i for i in range(pos, len(event_texts)) if want in event_texts[i]), None)
-            if hit is None:
-                diffs.append(f"{prefix}.events: no event containing {want!r} (in order) among:\n    "
-                             + "\n    ".join(event_texts or ["(no events)"]))
-                break
-            pos = hit + 1
-    for unwanted in then.get("no_events", []):
-        if any(unwanted in t for t in event_texts):
-            diffs.append(f"{prefix}.no_events: an event contains {unwanted!r}")
+    diffs.extend(event_diffs(event_texts, then, prefix))
     legal = [str(a) for a in game.legal_actions()] if LEGAL_KEYS & then.keys() else []
     if "legal" in then:
         differ("legal", list(then["legal"]), legal)

@@ -5,7 +5,6 @@ is reported at once."""
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,8 @@ import attrs
 
 from harness.scenarios.files import is_scenario_file, looks_like_scenario, scenario_files
 from harness.scenarios.locate import Locator
+from harness.scenarios.reading import check_identity, read_toml
+from harness.scenarios.schema import check_clauses
 from harness.scenarios.problems import UNKNOWN_KEY, Problem, Problems, ScenarioError
 from harness.duel.scenarios.readings import ReadingError, check_reading, check_tablet
 from harness.duel.scenarios.stops import stop_names
@@ -123,23 +124,7 @@ def _check_then(then: dict[str, Any], field: str, problems: Problems) -> None:
 
 
 def _check_clauses(data: dict[str, Any], problems: Problems) -> tuple[str, ...]:
-    catalogue = default_catalogue()
-    clauses = _typed(data.get("clauses", []), list, "clauses", problems, [])
-    if "clauses" in data and not clauses and isinstance(data["clauses"], list):
-        problems.add("clauses", "a scenario checks at least one clause")
-    first_at: dict[str, int] = {}
-    for n, declared in enumerate(clauses):
-        # "id@N" pins the clause revision the scenario was written against (a suspect once spec/ moves on)
-        cid, _, rev = declared.partition("@") if isinstance(declared, str) else (declared, "", "")
-        if not isinstance(cid, str) or cid not in catalogue or (rev and not rev.isdigit()):
-            problems.add(f"clauses[{n}]", f"unknown clause id {declared!r}{did_you_mean(str(cid), catalogue.ids)}")
-        elif rev and not 1 <= int(rev) <= catalogue.clause(cid).revision:
-            problems.add(f"clauses[{n}]", f"{cid} has no revision {rev} (spec/ holds {catalogue.clause(cid).revision})")
-        elif cid in first_at:
-            problems.add(f"clauses[{n}]", f"duplicate clause id {cid!r} (already clauses[{first_at[cid]}])")
-        else:
-            first_at[cid] = n
-    return tuple(c for c in clauses if isinstance(c, str))
+    return check_clauses(data, default_catalogue(), problems, hint=did_you_mean)
 
 
 def _check_readings(data: dict[str, Any], problems: Problems) -> tuple[dict[str, str], tuple[str, ...] | None]:
@@ -187,32 +172,9 @@ def _check_steps(data: dict[str, Any], problems: Problems) -> tuple[Step, ...]:
 
 
 def load_scenario(path: Path | str) -> Scenario:
-    path = Path(path)
-    file = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(file, "-", f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(file, "-", "not UTF-8 text") from None
-    loc = Locator(text)
-    problems = Problems(file, loc)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise ScenarioError(file, "-", f"malformed TOML: {exc}", int(m[1]) if m else None) from None
+    file, loc, problems, data = read_toml(path)
     _table(data, TOP_KEYS, "", problems)
-    for key in REQUIRED:
-        if key not in data:
-            hint = " (a sentence or two saying what the scenario shows)" if key == "description" else ""
-            problems.add(key, "required key is missing" + hint)
-    sid = _typed(data.get("id", "x"), str, "id", problems, "x")
-    if not re.fullmatch(r"[a-z0-9][a-z0-9.\-]*", sid):
-        problems.add("id", "ids are lower-case words with dots and dashes")
-    description = _typed(data.get("description", ""), str, "description", problems, "")
-    if "description" in data and isinstance(data["description"], str) and not description.strip():
-        problems.add("description", "say what the scenario shows")
+    sid, description = check_identity(data, problems, REQUIRED)
     clauses = _check_clauses(data, problems)
     interps, tablets = _check_readings(data, problems)
     given = _table(data.get("given", {}), GIVEN_KEYS, "given", problems)
