@@ -47,3 +47,25 @@ def test_unreadable_file_is_one_line(tmp_path: Path) -> None:
     for load in LOADERS.values():
         with pytest.raises(ScenarioError, match="cannot read"):
             load(tmp_path / "missing.toml")
+
+
+def test_both_runners_share_the_result_and_step_machinery() -> None:
+    import harness.azul.scenarios.runner as azul_runner
+    import harness.duel.scenarios.runner as duel_runner
+    from harness.scenarios import result, steps
+
+    for runner, loader in ((duel_runner, duel_loader), (azul_runner, azul_loader)):
+        assert runner.ScenarioResult is result.ScenarioResult
+        assert runner.once_per_invariant is steps.once_per_invariant
+        assert loader.Step is steps.Step
+
+
+def test_each_invariant_break_is_reported_once() -> None:
+    from harness.scenarios.steps import once_per_invariant
+
+    diffs: list[str] = ["then.scores: expected [1], got [2]"]
+    note = once_per_invariant(diffs)
+    note(["when[0]: invariant tiles broken: 99 tiles [c]"])
+    note(["when[1]: invariant tiles broken: 99 tiles [c]", "when[1]: invariant floor broken: 8 [d]"])
+    assert diffs == ["then.scores: expected [1], got [2]", "when[0]: invariant tiles broken: 99 tiles [c]",
+                     "when[1]: invariant floor broken: 8 [d]"]

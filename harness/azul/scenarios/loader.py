@@ -11,6 +11,7 @@ import attrs
 
 from harness.scenarios.locate import Locator
 from harness.scenarios.reading import check_identity, read_toml
+from harness.scenarios.steps import Step
 from harness.scenarios.problems import Problems, ScenarioError
 from harness.scenarios.schema import check_clauses, check_readings, read_steps, reading_problem, table, typed
 from harness.azul.scenarios.notation import NotationError, parse_counts
@@ -37,14 +38,6 @@ PHASES = ("offer", "tiling", "over")
 SEATS = ("P1", "P2", "P3", "P4")
 # the fields building the position reads (a problem there means the position is not built)
 POSITION_FIELDS = ("given", "chance", "interpretations", "seed", "readings")
-
-
-@attrs.frozen
-class Step:
-    action: str
-    error: str | None
-    then: dict[str, Any] | None
-    field: str
 
 
 @attrs.frozen

@@ -4,30 +4,18 @@ refused under that clause and leave the state unchanged), compare every expectat
 
 from __future__ import annotations
 
-from typing import Any
 
 import attrs
 
 from harness.azul.scenarios.expectations import check_then
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
+from harness.scenarios.result import ScenarioResult
+from harness.scenarios.steps import once_per_invariant
 from model.azul import IllegalAction, parse_action
 from model.azul.game import Game
 from model.chance import ChanceScriptError
 from properties.azul.hooks import state_invariants, step_invariants
-
-
-@attrs.frozen
-class ScenarioResult:
-    id: str
-    file: str
-    passed: bool
-    diffs: tuple[str, ...]
-    steps_run: int
-    clauses: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
 
 
 def _invariant_diffs(game: Game, field: str, *, physical_only: bool = False) -> list[str]:
@@ -50,14 +38,7 @@ def _run_one(scenario: Scenario) -> ScenarioResult:
     game, events = build_game(scenario)
     diffs: list[str] = []
     watch = scenario.then.get("invariants") == "all"
-    seen: set[str] = set()
-
-    def note(found: list[str]) -> None:
-        for d in found:
-            key = d.split(": invariant ", 1)[-1]
-            if key not in seen:
-                seen.add(key)
-                diffs.append(d)
+    note = once_per_invariant(diffs)
 
     if watch:
         note(_invariant_diffs(game, "given", physical_only=True))

@@ -14,6 +14,7 @@ import attrs
 from harness.scenarios.files import is_scenario_file, looks_like_scenario, scenario_files
 from harness.scenarios.locate import Locator
 from harness.scenarios.reading import check_identity, read_toml
+from harness.scenarios.steps import Step
 from harness.scenarios.schema import check_clauses
 from harness.scenarios.problems import UNKNOWN_KEY, Problem, Problems, ScenarioError
 from harness.duel.scenarios.readings import ReadingError, check_reading, check_tablet
@@ -46,14 +47,6 @@ PHASES = ("setup", "acquisition", "dome_tiling")
 PENDING_KINDS = ("none", "opening", "draw", "place", "return", "stack", "line", "bonus", "tile")
 # the fields building the position reads (a problem there means the position is not built)
 POSITION_FIELDS = ("given", "chance", "interpretations", "tablets", "seed", "stop")
-
-
-@attrs.frozen
-class Step:
-    action: str
-    error: str | None
-    then: dict[str, Any] | None
-    field: str
 
 
 @attrs.frozen

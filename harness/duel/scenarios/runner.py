@@ -3,31 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import attrs
 
 from harness.duel.scenarios.expectations import check_then
 from harness.duel.scenarios.loader import Scenario
 from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.stops import PhaseEnded
+from harness.scenarios.result import ScenarioResult
+from harness.scenarios.steps import once_per_invariant
 from model.duel import Game, IllegalAction, parse_action
 from model.duel.actions import Action
 from model.events import Event
 from model.duel.state import GameState
-
-
-@attrs.frozen
-class ScenarioResult:
-    id: str
-    file: str
-    passed: bool
-    diffs: tuple[str, ...]
-    steps_run: int
-    clauses: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
 
 
 # Invariants that describe a position between turns, not one where a phase has just ended: at a
@@ -77,14 +63,7 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
     diffs: list[str] = []
     ran = 0
     watch = scenario.then.get("invariants") == "all"
-    seen: set[str] = set()
-
-    def note(found: list[str]) -> None:
-        for d in found:
-            key = d.split(": invariant ", 1)[-1]
-            if key not in seen:
-                seen.add(key)
-                diffs.append(d)
+    note = once_per_invariant(diffs)
 
     if watch:
         note(_state_invariant_diffs(game, "given", physical_only=True))
