@@ -69,3 +69,14 @@ def test_each_invariant_break_is_reported_once() -> None:
     note(["when[1]: invariant tiles broken: 99 tiles [c]", "when[1]: invariant floor broken: 8 [d]"])
     assert diffs == ["then.scores: expected [1], got [2]", "when[0]: invariant tiles broken: 99 tiles [c]",
                      "when[1]: invariant floor broken: 8 [d]"]
+
+
+def test_scenario_errors_point_at_the_field_line_in_both_games(tmp_path: Path) -> None:
+    from harness.scenarios.problems import LocatedInFile
+
+    for game, module in (("duel", duel_loader), ("azul", azul_loader)):
+        assert issubclass(module.Scenario, LocatedInFile)
+        fixture = next(p for p in sorted(Path("fixtures", game).rglob("*.toml")) if "given" in p.read_text())
+        scenario = module.load_scenario(fixture)
+        error = scenario.error("given", "planted")
+        assert error.line == scenario.locator.line("given") and error.file == str(fixture)

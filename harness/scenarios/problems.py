@@ -74,3 +74,14 @@ class Problems:
     def raise_if_any(self) -> None:
         if self.found:
             raise ScenarioError(self.file, problems=self.found)
+
+
+class LocatedInFile:
+    """For a loaded scenario (which has `file` and `locator`): `error(field, message)` is a
+    one-problem ScenarioError pointing at that field's line."""
+
+    file: str
+    locator: Locator
+
+    def error(self, field: str, message: str) -> ScenarioError:
+        return ScenarioError(self.file, field, message, self.locator.line(field))

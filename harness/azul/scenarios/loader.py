@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from harness.scenarios.locate import Locator
+from harness.scenarios.problems import LocatedInFile
 from harness.scenarios.reading import check_identity, read_toml
 from harness.scenarios.steps import Step
 from harness.scenarios.problems import Problems, ScenarioError
@@ -55,7 +56,7 @@ class Reading:
 
 
 @attrs.frozen
-class Scenario:
+class Scenario(LocatedInFile):
     id: str
     description: str
     clauses: tuple[str, ...]
@@ -77,9 +78,6 @@ class Scenario:
             then[key] = {**then.get(key, {}), **value} if key in MERGED and isinstance(value, dict) else value
         return attrs.evolve(self, interpretations={**self.interpretations, **reading.interpretations}, then=then,
                             readings=())
-
-    def error(self, field: str, message: str) -> ScenarioError:
-        return ScenarioError(self.file, field, message, self.locator.line(field))
 
 
 def alternatives() -> dict[str, tuple[str, ...]]:

@@ -13,6 +13,7 @@ import attrs
 
 from harness.scenarios.files import is_scenario_file, looks_like_scenario, scenario_files
 from harness.scenarios.locate import Locator
+from harness.scenarios.problems import LocatedInFile
 from harness.scenarios.reading import check_identity, read_toml
 from harness.scenarios.steps import Step
 from harness.scenarios.schema import check_clauses
@@ -50,7 +51,7 @@ POSITION_FIELDS = ("given", "chance", "interpretations", "tablets", "seed", "sto
 
 
 @attrs.frozen
-class Scenario:
+class Scenario(LocatedInFile):
     id: str
     description: str
     clauses: tuple[str, ...]
@@ -64,9 +65,6 @@ class Scenario:
     file: str
     locator: Locator = attrs.field(eq=False, repr=False)
     stop: str | None = None
-
-    def error(self, field: str, message: str) -> ScenarioError:
-        return ScenarioError(self.file, field, message, self.locator.line(field))
 
 
 def _table(value: Any, allowed: set[str], field: str, problems: Problems) -> dict[str, Any]:
