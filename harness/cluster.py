@@ -15,8 +15,9 @@ result whatever the number of workers, processes or machines.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, InvalidStateError, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -68,6 +69,20 @@ def workers_of(jobs: int | Workers | None, cluster: str | None = None) -> Worker
     return Workers(jobs or 1, cluster)
 
 
+def _quiet_broken_pool() -> None:
+    """While an interrupted pool is torn down, CPython 3.11's executor thread may try to set an
+    exception on a future we just cancelled (`terminate_broken` -> InvalidStateError) and print a
+    thread traceback after the one-line Ctrl-C message; that one error, in that thread, is dropped."""
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if args.exc_type is not None and issubclass(args.exc_type, InvalidStateError):
+            return
+        previous(args)
+
+    threading.excepthook = hook
+
+
 @contextmanager
 def executor(workers: Workers, initializer: Callable[[], Any] | None = None) -> Iterator[Executor | None]:
     """An executor on `workers` (None: run in this process). `initializer` runs in each local worker
@@ -85,6 +100,7 @@ def executor(workers: Workers, initializer: Callable[[], Any] | None = None) -> 
             yield pool
         except BaseException:             # Ctrl-C: stop now, not after the queued work
             processes = list((getattr(pool, "_processes", None) or {}).values())
+            _quiet_broken_pool()
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 process.terminate()
