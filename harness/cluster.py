@@ -104,9 +104,8 @@ def executor(workers: Workers, initializer: Callable[[], Any] | None = None) -> 
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 process.terminate()
-            raise
-        finally:
-            pool.shutdown(wait=True)
+            raise                         # no join here: a pool whose workers were just killed can hang it
+        pool.shutdown(wait=True)
         return
     with _dask_client(workers) as client:
         pool = client.get_executor(pure=False)

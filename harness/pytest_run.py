@@ -4,6 +4,7 @@ child stopped cleanly when we are interrupted."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -74,8 +75,10 @@ def run_pytest(args: Sequence[str], *, cwd: Path, env: Mapping[str, str], log: P
     command = [python, "-m", "pytest", "-v", "--color=no", *args]
     with log.open("w") as sink:
         env = {**env, "PYTHONUNBUFFERED": "1"}          # each line as it is printed, not in 8 KiB blocks
+        # Its own process group: pytest-xdist's workers hold the output pipe too, so stopping the run
+        # signals the whole group (a killed controller alone left its workers and a pipe never closed).
         proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, bufsize=1)
+                                stderr=subprocess.STDOUT, text=True, bufsize=1, start_new_session=True)
         try:
             assert proc.stdout is not None
             for line in proc.stdout:
@@ -91,16 +94,29 @@ def run_pytest(args: Sequence[str], *, cwd: Path, env: Mapping[str, str], log: P
     return run
 
 
+def _signal_group(proc: subprocess.Popen[str], sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _stop(proc: subprocess.Popen[str], sink: object, run: PytestRun, seconds: float) -> None:
-    """Interrupt the child (pytest then prints what it ran), read what it says, kill it if it lingers."""
+    """Interrupt the child and its workers (pytest then prints what it ran), read what it says, kill
+    the group if it lingers."""
     if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
+        _signal_group(proc, signal.SIGINT)
     try:
         out, _ = proc.communicate(timeout=seconds)
     except subprocess.TimeoutExpired:
+        _signal_group(proc, signal.SIGKILL)
         proc.kill()
-        out, _ = proc.communicate()
+        try:
+            out, _ = proc.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            out = ""
     except (ValueError, OSError):      # the pipe was already being read when we were interrupted
+        _signal_group(proc, signal.SIGKILL)
         proc.kill()
         proc.wait()
         out = ""
@@ -108,6 +124,7 @@ def _stop(proc: subprocess.Popen[str], sink: object, run: PytestRun, seconds: fl
         getattr(sink, "write")(line + "\n")
         run.follow(line)
     run.returncode = proc.returncode
+
 
 
 def parallel_args(jobs: int | None) -> list[str]:
