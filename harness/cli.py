@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from importlib import import_module
 from pathlib import Path
@@ -186,6 +187,10 @@ def peer_row(name: str, r: Any) -> tuple[str, ...]:
 
 def main() -> None:
     """Entry point: user errors become one readable line and a non-zero exit."""
+    # Ctrl-C always stops a run cleanly (exit 130, partial summary, nothing left behind), also when this
+    # process was started with SIGINT ignored (a background job of a non-interactive shell): Python then
+    # installs no KeyboardInterrupt handler of its own, and an interrupted run would go on.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort as exc:
