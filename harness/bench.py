@@ -30,11 +30,16 @@ class BenchResult:
 
     @property
     def games_per_s(self) -> float:
-        return self.games / self.seconds
+        return rate(self.games, self.seconds)
 
     @property
     def actions_per_s(self) -> float:
-        return self.actions / self.seconds
+        return rate(self.actions, self.seconds)
+
+
+def rate(count: int, seconds: float) -> float:
+    """Per second, for any bench row (ours or a peer engine's)."""
+    return count / seconds
 
 
 @attrs.frozen

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from harness.bench import rate
 from harness.errors import UserError
 
 
@@ -31,11 +32,11 @@ class PeerBench:
 
     @property
     def games_per_s(self) -> float:
-        return self.games / self.seconds
+        return rate(self.games, self.seconds)
 
     @property
     def actions_per_s(self) -> float:
-        return self.actions / self.seconds
+        return rate(self.actions, self.seconds)
 
 
 def _peer() -> Any:
