@@ -28,15 +28,31 @@ def _id_literal() -> re.Pattern[str]:
 ID_LITERAL = _id_literal()
 
 
+# path -> (the text parsed, its clause-id string literals). One lint or coverage run reads the same
+# files several times (model/ for sites, then every folder for unknown ids, tests/ for pins): each
+# text is parsed once, and again only when it changed (the key is the text itself, not its mtime).
+_LITERALS: dict[Path, tuple[str, tuple[tuple[str, int], ...]]] = {}
+
+
+def id_literals(path: Path) -> tuple[tuple[str, int], ...]:
+    """The string literals of one Python file that look like clause ids (pinned or not), with lines."""
+    text = path.read_text()
+    cached = _LITERALS.get(path)
+    if cached is not None and cached[0] == text:
+        return cached[1]
+    found = tuple((node.value, node.lineno) for node in ast.walk(ast.parse(text, filename=str(path)))
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str) and ID_LITERAL.match(node.value))
+    _LITERALS[path] = (text, found)
+    return found
+
+
 def string_sites(folder: Path, known: set[str]) -> dict[str, list[str]]:
     """Clause ids written as string literals in the Python files of `folder` -> ['file:line', ...]."""
     sites: dict[str, list[str]] = {}
     for path in sorted(folder.rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and ID_LITERAL.match(node.value):
-                cid = node.value.partition("@")[0]
-                sites.setdefault(cid, []).append(f"{rel}:{node.lineno}")
+        for value, lineno in id_literals(path):
+            sites.setdefault(value.partition("@")[0], []).append(f"{rel}:{lineno}")
     return {k: sorted(set(v), key=lambda s: (s.split(":")[0], int(s.split(":")[1]))) for k, v in sites.items()}
 
 
@@ -214,9 +230,9 @@ def pins(root: Path = ROOT) -> list[tuple[str, str, str, int]]:
     found: list[tuple[str, str, str, int]] = []
     for path in sorted((root / "tests").rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-            if isinstance(node, ast.Constant) and (pin := _pin(node.value)):
-                found.append(("test", f"{rel}:{node.lineno}", *pin))
+        for value, lineno in id_literals(path):
+            if pin := _pin(value):
+                found.append(("test", f"{rel}:{lineno}", *pin))
     for path in sorted((root / "fixtures").rglob("*.toml")):
         text = path.read_text(encoding="utf-8")
         try:
