@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from model.clauses import recording
 from model.duel import acquisition
 from model.duel import Game, new_game, parse_action
 from model.duel.colours import COLOUR_INDEX, EMPTY
@@ -97,3 +102,23 @@ def bare(seed: int = 0, **overrides: str) -> Game:
                 pl.plates[slot] = 0
         pl.dome_space[:] = [EMPTY] * 36
     return g
+
+
+class Record:
+    """Clause hits and decisive alternatives counted inside a `record()` block."""
+
+    def __init__(self) -> None:
+        self.clauses: Counter[str] = Counter()
+        self.alternatives: Counter[tuple[str, str]] = Counter()
+
+
+@contextmanager
+def record() -> Iterator[Record]:
+    """What fired inside the block (on top of whatever the test plugin records around it); shared by
+    the Duel and the classic guarding tests."""
+    out = Record()
+    with recording(reset=False) as rec:
+        clauses, alternatives = rec.clauses.copy(), rec.alternatives.copy()
+        yield out
+        out.clauses = rec.clauses - clauses
+        out.alternatives = rec.alternatives - alternatives

@@ -9,40 +9,18 @@ report and `azul-rules explain` show, so a citation in the wrong place is a wron
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import pytest
 
 from model.duel import IllegalAction, ScriptedChance, new_game, parse_action
-from model.clauses import recording
 from model.duel.colours import NUM_COLOURS
 from model.errors import RuleLoopError
 from model.duel.state import GameState
 from model.duel.supply import monochrome_redraw_bound
-from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, set_line, start_tiling
+from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, record, set_line, start_tiling
 
 TILES_PER_COLOUR = 13
-
-
-class Record:
-    """Clause hits and decisive alternatives counted inside a `record()` block."""
-
-    def __init__(self) -> None:
-        self.clauses: Counter[str] = Counter()
-        self.alternatives: Counter[tuple[str, str]] = Counter()
-
-
-@contextmanager
-def record() -> Iterator[Record]:
-    """What fired inside the block (on top of whatever the test plugin records around it)."""
-    out = Record()
-    with recording(reset=False) as rec:
-        clauses, alternatives = rec.clauses.copy(), rec.alternatives.copy()
-        yield out
-        out.clauses = rec.clauses - clauses
-        out.alternatives = rec.alternatives - alternatives
 
 
 def give_chips(game, who: int, *chips: int) -> None:
