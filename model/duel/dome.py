@@ -9,6 +9,7 @@ from model.duel.state import Player
 
 def band_full(pl: Player, line: int) -> bool:
     """Are the 3 plates of the band of pattern line `line` (0-based) all placed?"""
+    # rule: duel.tiling.wait
     base = (line // 2) * 3
     return bool(pl.plates[base] and pl.plates[base + 1] and pl.plates[base + 2])
 

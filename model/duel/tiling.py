@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 # Dome-tiling visits each player's pattern lines once, top to bottom (duel.tiling.top-to-bottom):
 # one call of advance_tiling takes at most 2 * LINES steps before it asks for a decision or ends.
 TILING_STEPS = 2 * LINES
+# ... and tiles each of the 2 players at most once (the starting player, then the other).
+TILED_PLAYERS = 2
 
 
 # --- the decisions of Dome-tiling -----------------------------------------------------------
@@ -86,10 +88,16 @@ def advance_tiling(g: Game, events: list[Event]) -> None:
     s, rules = g.state, g.rules
     order, line, stage = s.tiling
     steps = 0
+    players = 0
     while order < 2:
         who = s.starter if order == 0 else 1 - s.starter
         pl = s.players[who]
         counts, colours = pl.line_count, pl.line_colour
+        # rule: duel.tiling.top-to-bottom
+        players += 1
+        if players > TILED_PLAYERS:
+            raise RuleLoopError("duel.tiling.top-to-bottom", TILED_PLAYERS,
+                                f"Dome-tiling reached P{who + 1} after {TILED_PLAYERS} player(s) were tiled")
         if line == 0 and stage == 0:
             cite("duel.tiling.top-to-bottom")
         # rule: duel.tiling.top-to-bottom
@@ -138,6 +146,7 @@ def advance_tiling(g: Game, events: list[Event]) -> None:
         penalties(g, who, events)
         order, line, stage = order + 1, 0, 0
     s.tiling = (2, 0, 0)
+    # rule: duel.prep.skip-last
     flow.change_phase(g, "preparation" if s.round < 5 else "tablet_scoring", events)
     if s.round < 5:
         preparation.prepare(g, events)
