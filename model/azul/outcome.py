@@ -27,6 +27,8 @@ def decide(state: AzulState) -> AzulOutcome:
     cite("azul.end.tie-break")
     rows = {i: complete_rows(state.boards[i].wall) for i in leaders}
     most = max(rows.values())
+    # rule: azul.end.tie-break
+    # rule: azul.end.shared-win
     winners = tuple(i for i in leaders if rows[i] == most)
     if len(winners) == 1:
         return AzulOutcome(scores, winners[0], f"tie on {best} points: more complete rows ({most})",

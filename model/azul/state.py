@@ -31,6 +31,7 @@ class Board:
     line_count: list[int] = attrs.field(factory=lambda: [0] * ROWS)
     wall: list[int] = attrs.field(factory=lambda: [EMPTY] * (ROWS * ROWS))
     floor: list[int] = attrs.field(factory=list)
+    # rule: azul.setup.scores
     score: int = 0
 
     def copy(self) -> "Board":

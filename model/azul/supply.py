@@ -26,6 +26,7 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
                 for c in range(len(bag)):
                     bag[c] += lid[c]
                     lid[c] = 0
+            # rule: azul.component.bag
             colour = chance.draw_tile(bag)
             bag[colour] -= 1
             factory[colour] += 1

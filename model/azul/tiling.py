@@ -12,6 +12,7 @@ from model.azul.scoring import placement_points
 from model.azul.state import TILING, AzulState, Board
 from model.azul.walls import allowed_columns
 from model.clauses import cite
+from model.errors import RuleLoopError
 from model.events import Event
 
 
@@ -25,9 +26,15 @@ def advance(state: AzulState, rules: Ruleset, events: list[Event]) -> bool:
     """Tile from the cursor on (at most players x 5 lines); False when a gray-wall choice is open,
     True when every board is done."""
     who, row = state.tiling
+    boards_left = state.players - who           # the cursor passes each board once, top to bottom
     while who < state.players:
+        if boards_left <= 0:
+            raise RuleLoopError("azul.wall.top-to-bottom", state.players,
+                                f"wall-tiling came back to a board after passing all {state.players}")
+        boards_left -= 1
         board = state.boards[who]
         while row < ROWS:
+            # rule: azul.wall.incomplete-stay
             if board.line_count[row] == row + 1:
                 cite("azul.wall.complete-only")
                 cols = allowed_columns(board.wall, row, board.line_colour[row], rules.gray)
@@ -40,6 +47,7 @@ def advance(state: AzulState, rules: Ruleset, events: list[Event]) -> bool:
                     line_to_floor(board, who, row, state.lid, events)
             elif board.line_count[row]:
                 cite("azul.wall.incomplete-stay")
+            # end: azul.wall.incomplete-stay
             row += 1
         cite("azul.wall.top-to-bottom")
         who += 1

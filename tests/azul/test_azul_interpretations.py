@@ -137,7 +137,7 @@ def test_gray_wall_with_one_space_places_without_asking() -> None:
     assert g.is_over
 
 
-@pytest.mark.clause("azul.gray.row-unique", "azul.lines.wall-has-colour")
+@pytest.mark.clause("azul.gray.row-unique", "azul.lines.wall-has-colour", "azul.wall.no-space")
 def test_gray_row_already_holding_the_colour_is_refused() -> None:
     g = bare(wall="gray")
     s = g.state
@@ -146,6 +146,24 @@ def test_gray_row_already_holding_the_colour_is_refused() -> None:
     settle(g)
     assert refusal(g, "take F1 red line 1") == "azul.lines.wall-has-colour"
     assert g.why_illegal(parse_action("take F1 red line 2")) is None
+    # The row rule where the wall itself is asked, on positions that play cannot reach (the take above is
+    # refused): a complete red line 1 finds no space in a row holding red and goes whole to the floor ...
+    h = bare(wall="gray", first=1)
+    b = h.state.boards[0]
+    b.wall[3] = RED
+    set_line(b, 1, RED, 1)
+    settle(h)
+    events = end_offer(h)
+    assert [(e.kind, e.player) for e in events if e.clause == "azul.wall.no-space"] == [("no-space", 0)]
+    assert b.wall[:ROWS] == [-1, -1, -1, RED, -1] and b.line_count[0] == 0
+    # ... and a space chosen in a row that holds the colour is refused naming the row rule.
+    k = bare(wall="gray")
+    t = k.state
+    set_line(t.boards[0], 1, RED, 1)
+    t.boards[0].wall[3] = RED
+    settle(k)
+    t.phase, t.tiling = "tiling", (0, 0)
+    assert refusal(k, "wall r1 c1") == "azul.gray.row-unique"
 
 
 @pytest.mark.clause(
