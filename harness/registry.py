@@ -67,6 +67,9 @@ class GameEntry:
       new_game(seed=0, overrides=None, players=None, chance=None) -> a model.protocol.Game
       invariants(game) -> [(invariant name, clause id, message)]           (state invariants)
       step_invariants(before, game, events, step, action, deep_every) -> [(name, clause id, message)]
+      incremental_invariants(before, game, events) -> [(name, clause id, message)]   (optional: state
+        invariants checked only where the step changed the table; with them, checked play runs the
+        full state invariants every `full_every` steps and at every phase end, not after each step)
       invariant_table -> {invariant name: (clause ids...)}   (state and step: the matrix columns)
       policies -> {name: policy(game, actions, rng) -> action}   ("uniform" at least)
       phase_graph() -> networkx.DiGraph                  (built with model.phases)
@@ -86,6 +89,7 @@ class GameEntry:
     new_game: str                  # "module:function" starting a game
     invariants: str = ""           # "module:function": state invariants ("" = none yet)
     step_invariants: str = ""      # "module:function": invariants over one step
+    incremental_invariants: str = ""  # "module:function": state invariants where a step changed things (optional)
     invariant_table: str = ""      # "module:attr": invariant name -> clause ids
     policies: str = "properties.policies:BASE_POLICIES"
     default_policy: str = "uniform"

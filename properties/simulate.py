@@ -30,6 +30,11 @@ from properties.watchdog import DEFAULT_GAME_SECONDS, GameWatchdog, Livelock, St
 # `progress_clauses`), a rule loop past its bound (the clause comes from the error), a crash.
 WATCHDOG_FAILURES: tuple[str, ...] = ("livelock", "rule-loop", "model-error")
 
+# Checked play runs a game's full state invariants every FULL_EVERY steps, at every phase end and at
+# the game's end, when the game has incremental invariants (checked after every step where it
+# changed the table); a broken state is then reported at most FULL_EVERY - 1 steps late.
+FULL_EVERY = 20
+
 
 def watchdog_clauses(entry: GameEntry, name: str) -> tuple[str, ...]:
     """The clauses a watchdog failure's counterexample names."""
@@ -80,11 +85,12 @@ class GameReport:
 
 def assert_games_hold(seeds: Iterable[int], overrides: Mapping[str, str] | None = None, *,
                       directory: Path | None = None, deep_every: int = 1, policy: str = "uniform",
-                      game: str = DEFAULT_GAME, players: int | None = None) -> None:
-    """Play checked games; raise InvariantBroken for the first one that breaks (for tests)."""
+                      game: str = DEFAULT_GAME, players: int | None = None, full_every: int = 1) -> None:
+    """Play checked games; raise InvariantBroken for the first one that breaks (for tests: every
+    invariant after every step unless `full_every` says otherwise)."""
     for seed in seeds:
         report = play_checked(seed, overrides, deep_every=deep_every, record=False, policy=policy,
-                              game=game, players=players)
+                              game=game, players=players, full_every=full_every)
         problem = report.broken(overrides, directory, policy)
         if problem is not None:
             raise problem
@@ -93,8 +99,10 @@ def assert_games_hold(seeds: Iterable[int], overrides: Mapping[str, str] | None 
 def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_every: int = 25,
                  record: bool = True, max_steps: int | None = None, policy: str = "uniform",
                  game_seconds: float = DEFAULT_GAME_SECONDS, game: str = DEFAULT_GAME,
-                 players: int | None = None) -> GameReport:
-    """One random legal game with every invariant checked after every step. The game is watched:
+                 players: int | None = None, full_every: int = FULL_EVERY) -> GameReport:
+    """One random legal game, checked after every step: its step invariants, and its state invariants
+    (for a game with incremental invariants: those after every step, the full state invariants every
+    `full_every` steps and whenever a phase ends, `full_every` 1 = every step). The game is watched:
     past `max_steps` (default: the longest game the components allow) or `game_seconds` it fails
     as `livelock` naming the phase; a rule loop past its bound fails as `rule-loop`."""
     ctx = recording() if record else None
@@ -131,7 +139,7 @@ def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_
         try:
             with watchdog.guard(played, counter):
                 failure = _play(entry, played, rng, choose, watchdog, counter, log, branches, draws, deep_every,
-                                substeps)
+                                substeps, full_every)
         except (Livelock, RuleLoopError, Exception) as exc:
             failure, failure_clauses = _watchdog_failure(exc, _phase(played), entry)
         outcome = played.outcome() if failure is None or failure[0] not in WATCHDOG_FAILURES else None
@@ -175,11 +183,16 @@ def substep(game: Game, entry: GameEntry | None = None) -> str:
 
 def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdog: GameWatchdog,
           counter: StepCounter, log: list[str], branches: Counter[str], draws: Counter[int], deep_every: int,
-          substeps: Counter[tuple[str, str]] | None = None) -> tuple[str, str] | None:
+          substeps: Counter[tuple[str, str]] | None = None, full_every: int = FULL_EVERY) -> tuple[str, str] | None:
     """Play `game` to its end; the first failure (invariant, message), or None. `substeps` counts
-    the transitions between sub-steps (substep) the actions made."""
+    the transitions between sub-steps (substep) the actions made. The full state invariants run
+    after every step, or (a game with incremental invariants, `full_every` > 1) after every
+    `full_every`-th step, every step that ends a phase and the last step, the incremental ones
+    after each step."""
     state_invariants = entry.load("invariants")
     step_invariants = entry.load("step_invariants") if entry.has("step_invariants") else None
+    incremental = entry.load("incremental_invariants") if entry.has("incremental_invariants") else None
+    every = max(1, full_every) if incremental is not None else 1
     statistics = entry.load("statistics") if entry.has("statistics") else None
     where_now = entry.load("substep") if entry.has("substep") else _phase
     scratch: dict[str, int] = {}
@@ -205,15 +218,24 @@ def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdo
         if step_invariants is not None:
             for name, _, msg in step_invariants(before, game, events, step, action, deep_every):
                 return (name, msg)
+        if every > 1 and step % every and not game.is_over and _stage(before) == _stage(game):
+            for name, _, msg in incremental(before, game, events):
+                return (name, msg)
+            continue
         for name, _, msg in state_invariants(game):
             return (name, msg)
     return None
 
 
-def _play_batch(args: tuple[list[int], dict[str, str], int, str, float, str, int | None]) -> list[GameReport]:
-    seeds, overrides, deep_every, policy, game_seconds, game, players = args
+def _stage(game: Game) -> tuple[str, object]:
+    """The phase and round: a step that changes either ends a phase (the full check is due)."""
+    return (_phase(game), getattr(game.state, "round", None))
+
+
+def _play_batch(args: tuple[list[int], dict[str, str], int, str, float, str, int | None, int]) -> list[GameReport]:
+    seeds, overrides, deep_every, policy, game_seconds, game, players, full_every = args
     return [play_checked(s, overrides, deep_every=deep_every, policy=policy, game_seconds=game_seconds,
-                         game=game, players=players) for s in seeds]
+                         game=game, players=players, full_every=full_every) for s in seeds]
 
 
 @attrs.define
@@ -246,7 +268,7 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
                  jobs: int | Workers = 1, deep_every: int = 25, progress: Any = None, policy: str = "uniform",
                  game_seconds: float = DEFAULT_GAME_SECONDS, budget_seconds: float | None = None,
                  max_failures: int | None = None, game: str = DEFAULT_GAME,
-                 players: int | None = None) -> CampaignReport:
+                 players: int | None = None, full_every: int = FULL_EVERY) -> CampaignReport:
     """`games` checked games from `seed` on. Each game has `game_seconds`; the whole run has
     `budget_seconds` (None: no limit beyond the games' own): games not started when it runs out
     are counted in `unplayed`. With `max_failures`, the run stops once that many games have failed
@@ -274,7 +296,7 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
             progress(len(done))
 
     chunk = 1 if workers.serial else max(1, min(25, games // (workers.jobs * 4) or 1))
-    batches = [(seeds[i:i + chunk], overrides, deep_every, policy, game_seconds, game, players)
+    batches = [(seeds[i:i + chunk], overrides, deep_every, policy, game_seconds, game, players, full_every)
                for i in range(0, len(seeds), chunk)]
     with executor(workers, initializer=limit_memory) as pool:
         outcomes = map_ordered(pool, _play_batch, batches, stop=stop, on_result=collect)

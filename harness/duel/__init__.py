@@ -9,6 +9,7 @@ GAME = GameEntry(
     new_game="model.duel.game:start",
     invariants="properties.duel.hooks:state_invariants",
     step_invariants="properties.duel.hooks:step_invariants",
+    incremental_invariants="properties.duel.hooks:incremental_invariants",
     invariant_table="properties.duel.hooks:INVARIANT_TABLE",
     policies="properties.duel.policy:POLICIES",
     default_policy="greedy",

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from model.duel.actions import Action, Kind
 from model.duel.engine import Game
 from model.events import Event
-from properties.duel.invariants import INVARIANTS, violations
+from properties.duel.invariants import INVARIANTS, changed_domes, dome_consistency_where, violations
 from properties.duel.steps import STEP_INVARIANTS, check_step
 
 Violation = tuple[str, str, str]
@@ -33,6 +33,19 @@ def _first_clause(name: str) -> str:
 
 def state_invariants(game: Game, *, physical_only: bool = False) -> list[Violation]:
     return [(inv.name, inv.clauses[0], msg) for inv, msg in violations(game, physical_only=physical_only)]
+
+
+_DOME = next(inv for inv in INVARIANTS if inv.name == "dome-consistency")
+
+
+def incremental_invariants(before: Game, game: Game, events: Sequence[Event]) -> list[Violation]:
+    """The state invariants whose every change a step makes in one place, checked only where this
+    step changed the table (checked play runs them every step and the full `state_invariants` every
+    few steps and at each phase end). Dome consistency: the Dome spaces and cells that differ from
+    the state before the step (every place a tile or plate landed, the events' included, and any
+    change no event announced)."""
+    where = changed_domes(before.state, game.state)
+    return [(_DOME.name, _DOME.clauses[0], msg) for msg in dome_consistency_where(game, where)] if where else []
 
 
 def step_invariants(before: Game, game: Game, events: list[Event], step: int, action: Action | None,

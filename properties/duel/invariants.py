@@ -6,13 +6,14 @@ for every state reachable by legal play. Each check returns a list of violations
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import attrs
 
 from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.duel.engine import Game
-from model.duel.state import SLOT_CELLS
+from model.duel.state import CELL_SLOT, SLOT_CELLS, GameState, Player
 from properties.duel.factories import chip_revealed_when_empty, moon_after_sun, supplies_never_negative
 
 
@@ -123,24 +124,40 @@ def pattern_lines(game: Game) -> list[str]:
 
 
 def dome_consistency(game: Game) -> list[str]:
+    """Every Dome space shows its plate, each tile lies on a space that takes it, and each Special
+    space is filled exactly when the rest of its plate is."""
+    return _dome_problems(game, ((who, range(9), range(36)) for who in range(len(game.state.players))))
+
+
+def dome_consistency_where(game: Game, changed: Iterable[tuple[int, Iterable[int], Iterable[int]]]) -> list[str]:
+    """dome_consistency restricted to `changed`: (player, Dome spaces, cells) that a step altered
+    (the rest of a Dome cannot have become inconsistent); the same messages as the full check."""
+    return _dome_problems(game, changed)
+
+
+def changed_domes(before: GameState, after: GameState) -> list[tuple[int, list[int], list[int]]]:
+    """(player, Dome spaces, cells) where the two states' Domes differ: a changed cell brings its
+    whole Dome space (the Special space rule reads all four cells)."""
     out = []
+    for who, (old, new) in enumerate(zip(before.players, after.players, strict=True)):
+        if (old.dome_tile == new.dome_tile and old.dome_space == new.dome_space and old.plates == new.plates
+                and old.rotations == new.rotations):
+            continue
+        cells = [c for c in range(36) if old.dome_tile[c] != new.dome_tile[c] or old.dome_space[c] != new.dome_space[c]]
+        slots = {CELL_SLOT[c] for c in cells}
+        slots.update(s for s in range(9) if old.plates[s] != new.plates[s] or old.rotations[s] != new.rotations[s])
+        out.append((who, sorted(slots), cells))
+    return out
+
+
+def _dome_problems(game: Game, where: Iterable[tuple[int, Iterable[int], Iterable[int]]]) -> list[str]:
+    out: list[str] = []
     tables = game.rules.tables
-    for who, pl in enumerate(game.state.players):
-        for slot, pid in enumerate(pl.plates):
-            cells = SLOT_CELLS[slot]
-            if pid:
-                spaces = tables.plate(pid).rotations[pl.rotations[slot]]
-                if tuple(pl.dome_space[c] for c in cells) != spaces:
-                    out.append(f"P{who + 1} Dome space {slot + 1} does not show P{pid:02d} r{pl.rotations[slot]}")
-                special = [c for c in cells if pl.dome_space[c] == SPECIAL]
-                if special:
-                    others_full = all(pl.dome_tile[c] != EMPTY for c in cells if c != special[0])
-                    if others_full != (pl.dome_tile[special[0]] == SPECIAL):
-                        out.append(f"P{who + 1} Special space of Dome space {slot + 1} is wrongly "
-                                   f"{'empty' if others_full else 'filled'}")
-            elif any(pl.dome_space[c] != EMPTY or pl.dome_tile[c] != EMPTY for c in cells):
-                out.append(f"P{who + 1} has tiles or spaces on empty Dome space {slot + 1}")
-        for cell in range(36):
+    for who, slots, cells in where:
+        pl = game.state.players[who]
+        for slot in slots:
+            out += _slot_problems(tables, who, pl, slot)
+        for cell in cells:
             tile, space = pl.dome_tile[cell], pl.dome_space[cell]
             if tile == EMPTY:
                 continue
@@ -148,6 +165,25 @@ def dome_consistency(game: Game) -> list[str]:
             if not ok:
                 out.append(f"P{who + 1} tile {tile} on a space of kind {space} (row {cell // 6 + 1}, "
                            f"column {cell % 6 + 1})")
+    return out
+
+
+def _slot_problems(tables: Any, who: int, pl: Player, slot: int) -> list[str]:
+    out = []
+    cells = SLOT_CELLS[slot]
+    pid = pl.plates[slot]
+    if pid:
+        spaces = tables.plate(pid).rotations[pl.rotations[slot]]
+        if tuple(pl.dome_space[c] for c in cells) != spaces:
+            out.append(f"P{who + 1} Dome space {slot + 1} does not show P{pid:02d} r{pl.rotations[slot]}")
+        special = [c for c in cells if pl.dome_space[c] == SPECIAL]
+        if special:
+            others_full = all(pl.dome_tile[c] != EMPTY for c in cells if c != special[0])
+            if others_full != (pl.dome_tile[special[0]] == SPECIAL):
+                out.append(f"P{who + 1} Special space of Dome space {slot + 1} is wrongly "
+                           f"{'empty' if others_full else 'filled'}")
+    elif any(pl.dome_space[c] != EMPTY or pl.dome_tile[c] != EMPTY for c in cells):
+        out.append(f"P{who + 1} has tiles or spaces on empty Dome space {slot + 1}")
     return out
 
 

@@ -75,12 +75,14 @@ def check_step(before: GameState, game: Game, events: list[Event], step_no: int,
     s = game.state
     for who in (0, 1):
         old, new = before.players[who], s.players[who]
-        for slot in range(9):
-            if old.plates[slot] and (old.plates[slot], old.rotations[slot]) != (new.plates[slot], new.rotations[slot]):
-                out.append(("dome-never-moves", f"P{who + 1} plate on Dome space {slot + 1} moved"))
-        for cell in range(36):
-            if old.dome_tile[cell] != EMPTY and old.dome_tile[cell] != new.dome_tile[cell]:
-                out.append(("dome-never-moves", f"P{who + 1} Dome tile at cell {cell} moved"))
+        if old.plates != new.plates or old.rotations != new.rotations:
+            for slot in range(9):
+                if old.plates[slot] and (old.plates[slot], old.rotations[slot]) != (new.plates[slot], new.rotations[slot]):
+                    out.append(("dome-never-moves", f"P{who + 1} plate on Dome space {slot + 1} moved"))
+        if old.dome_tile != new.dome_tile:
+            for cell in range(36):
+                if old.dome_tile[cell] != EMPTY and old.dome_tile[cell] != new.dome_tile[cell]:
+                    out.append(("dome-never-moves", f"P{who + 1} Dome tile at cell {cell} moved"))
     graph = phase_graph()
     for source, target in _phase_changes(events):
         if not graph.has_edge(source, target):
@@ -144,16 +146,18 @@ def _movement_and_scoring(before: GameState, game: Game, events: list[Event],
 def score_accounting(before: GameState, after: GameState, events: list[Event]) -> list[str]:
     """Every score change of a step is the sum of that step's score events, and each of them names a
     clause of the catalogue."""
-    from spec import default_catalogue
-
     out = []
-    known = _clause_ids(default_catalogue())
-    for e in events:
-        if e.points and (e.kind not in SCORE_EVENT_KINDS or e.clause not in known):
-            out.append(f"event '{e}' changes points without a scoring kind and a known clause")
+    scored = [e for e in events if e.points]
+    if scored:
+        from spec import default_catalogue
+
+        known = _clause_ids(default_catalogue())
+        for e in scored:
+            if e.kind not in SCORE_EVENT_KINDS or e.clause not in known:
+                out.append(f"event '{e}' changes points without a scoring kind and a known clause")
     for who in (0, 1):
         change = after.players[who].score - before.players[who].score
-        told = sum(e.points for e in events if e.player == who)
+        told = sum(e.points for e in scored if e.player == who)
         if change != told:
             out.append(f"P{who + 1}'s score changed by {change:+d} but the step's events add up to {told:+d}")
     return out
