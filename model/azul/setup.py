@@ -35,6 +35,9 @@ def new_game(players: int = 2, seed: int = 0, wall: str = "coloured",
         cite(clause)
     cite("azul.setup.scores")
     cite("azul.setup.factory-count")
+    # rule: azul.setup.factory-count
+    # rule: azul.component.board
+    # rule: azul.component.factories
     state = AzulState(boards=[Board() for _ in range(players)],
                       factories=[[0] * NUM_COLOURS for _ in range(FACTORIES_FOR[players])])
     cite("azul.component.bag")

@@ -27,6 +27,7 @@ OVER = "over"
 class Board:
     """One player's board: pattern lines, wall, floor line and score."""
 
+    # rule: azul.component.board
     line_colour: list[int] = attrs.field(factory=lambda: [EMPTY] * ROWS)
     line_count: list[int] = attrs.field(factory=lambda: [0] * ROWS)
     wall: list[int] = attrs.field(factory=lambda: [EMPTY] * (ROWS * ROWS))

@@ -198,3 +198,33 @@ def test_leaders_still_tied_on_rows_share_the_win(scores: list[int], rows: list[
     assert fired.clauses["azul.end.shared-win"] == int(shared)
     assert out.clause == ("azul.end.shared-win" if shared else
                           "azul.end.tie-break" if scores.count(max(scores)) > 1 else "azul.end.winner")
+
+
+# --- azul.component.board, azul.component.factories, azul.component.starting-marker ----------------------------
+
+@pytest.mark.clause("azul.component.board", "azul.component.factories", "azul.setup.factory-count")
+@pytest.mark.parametrize(("players", "factories"), [(2, 5), (3, 7), (4, 9)])
+def test_each_player_gets_an_empty_board_and_the_displays_in_use_are_filled(players: int, factories: int) -> None:
+    g = new_game(players, seed=players)
+    s = g.state
+    assert len(s.boards) == players
+    for b in s.boards:
+        assert b.line_colour == [EMPTY] * ROWS and b.line_count == [0] * ROWS
+        assert b.wall == [EMPTY] * (ROWS * ROWS) and b.floor == []
+    assert len(s.factories) == factories
+    assert all(len(f) == NUM_COLOURS and sum(f) == 4 and min(f) >= 0 for f in s.factories)
+    assert Board() == Board([EMPTY] * ROWS, [0] * ROWS, [EMPTY] * (ROWS * ROWS), [], 0)
+
+
+@pytest.mark.clause("azul.component.starting-marker", "azul.offer.first-from-centre")
+def test_the_marker_is_no_tile_colour_and_lies_on_the_floor_of_whoever_takes_it() -> None:
+    assert MARKER not in range(NUM_COLOURS) and MARKER != EMPTY
+    g = bare(players=2)
+    s = g.state
+    s.centre[RED] = 2
+    s.factories[0][BLUE] = 1
+    settle(g)
+    play(g, "take C red line 2")
+    b = s.boards[0]
+    assert b.floor == [MARKER] and s.marker == 0
+    assert b.line_colour[1] == RED and b.line_count[1] == 2
