@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,14 @@ from harness.registry import DEFAULT_GAME, game_of_clause
 from spec import default_catalogue
 
 DEFAULT_JSON = Path(".azul-rules") / "tests.json"
+
+# Start-up (issue 13): on its first import Hypothesis loads every installed "hypothesis" entry point;
+# trio's imports all of trio, about 0.5 CPU s in every pytest process (each xdist worker, each pytest a
+# test starts). No test here uses trio or HypoFuzz's provider, so a pytest run skips them (its child
+# processes too), unless the user set the variable or Hypothesis is already imported: a `hypothesis
+# fuzz` run, which needs HypoFuzz's plugin.
+if "hypothesis" not in sys.modules:
+    os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,7 +1,9 @@
-"""Start-up: playing a game does not import the graph library (networkx is for drawing and analysis)."""
+"""Start-up (issue 13): importing the model imports neither the graph library (networkx is for drawing
+and analysis), nor the report and CLI libraries, nor the catalogue's parser (loaded on first use)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -9,12 +11,33 @@ import pytest
 
 from model.phases import PhaseError
 
+# Modules an import of the model must leave alone: drawing/analysis, report, CLI, serialisation,
+# testing libraries, and spec/'s parser (TOML, source fingerprints).
+NOT_AT_IMPORT = ("networkx", "rich", "jinja2", "click", "cattrs", "hypothesis", "spec.loader", "spec.sentences",
+                 "tomllib")
 
-@pytest.mark.parametrize("module", ["model.duel", "model.azul"])
-def test_importing_a_game_does_not_import_networkx(module: str) -> None:
-    code = f"import sys, {module}; print('networkx' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
-    assert out.stdout.strip() == "False", f"import {module} pulled in networkx"
+
+def _imported_by(code: str) -> set[str]:
+    probe = f"import sys; {code}; print(' '.join(m for m in {NOT_AT_IMPORT!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    return set(out.stdout.split())
+
+
+@pytest.mark.parametrize("module", ["model", "model.duel", "model.azul", "spec"])
+def test_importing_the_model_imports_no_heavy_library_nor_the_catalogue_parser(module: str) -> None:
+    assert _imported_by(f"import {module}") == set(), f"import {module} pulled these in"
+
+
+def test_the_catalogue_parser_is_imported_when_a_catalogue_is_first_loaded() -> None:
+    assert _imported_by("import spec; spec.default_catalogue('azul')") >= {"spec.loader", "tomllib"}
+
+
+def test_a_pytest_run_here_loads_no_hypothesis_entry_point_plugins() -> None:
+    """trio's Hypothesis plugin imported all of trio into every pytest process (harness/pytest_plugin.py)."""
+    import hypothesis  # noqa: F401
+
+    assert os.environ.get("HYPOTHESIS_NO_PLUGINS")
+    assert "trio" not in sys.modules
 
 
 @pytest.mark.parametrize("module", ["model.duel.phases", "model.azul.phases"])
