@@ -52,3 +52,18 @@ def test_frozen_edges_are_the_graph_edges(module: str) -> None:
             else:
                 with pytest.raises(PhaseError, match=f"no phase-graph edge {source} -> {target}"):
                     phases.check_transition(source, target)
+
+
+def test_make_test_and_verify_keep_bytecode_caches_on() -> None:
+    """`make test` / `make verify` unset PYTHONDONTWRITEBYTECODE: without caches every pytest process
+    compiles the project and rewrites the test modules again (issue 13)."""
+    import shutil
+    from pathlib import Path
+
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    root = Path(__file__).resolve().parents[1]
+    dry = subprocess.run(["make", "-n", "-C", str(root), "test", "verify"], capture_output=True, text=True,
+                         timeout=60, check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}).stdout
+    runs = [line for line in dry.splitlines() if " -m pytest " in line or "azul-rules verify" in line]
+    assert len(runs) == 2 and all(line.startswith("PYTHONDONTWRITEBYTECODE= ") for line in runs), runs
