@@ -224,3 +224,23 @@ def test_a_complete_line_with_no_space_waits_while_a_plate_of_its_band_is_missin
     pl = g.state.players[0]
     assert (pl.line_colour[line - 1], pl.line_count[line - 1]) == (R, line)
     assert not [e for e in events if e.kind == "broken"]
+
+
+# --- duel.tiling.top-to-bottom: resuming after a chip decision -----------------------------------
+
+@pytest.mark.clause("duel.tiling.top-to-bottom")
+def test_after_chips_complete_the_last_line_the_decision_is_closed_and_the_round_goes_on() -> None:
+    g = bare()
+    s = g.state
+    s.starter = 0
+    put_plate(g, 0, 0, 2)                      # row 2: turquoise, black
+    set_line(g, 0, 2, K, 1)                    # one black of two
+    empty_table(g)
+    for chip in (7, 8):                        # C07 (black/blue) + C08 (yellow/black): a black pair
+        s.chip_supply.remove(chip)
+    s.players[0].chips = [7, 8]
+    start_tiling(g)
+    assert (s.pending.kind, s.pending.player, s.pending.data) == ("bonus", 0, (1,))
+    play(g, "bonus C07+C08")
+    assert s.players[0].dome_tile[7] == K and s.players[0].used_chips == [7, 8]
+    assert s.pending is None and s.phase == "acquisition" and s.round == 2 and g.current_player == 0

@@ -50,6 +50,8 @@ def bonus(g: Game, who: int, args: tuple[int, ...], events: list[Event]) -> None
     else:                              # only under duel.bonus.unmovable-line=spend-anyway
         detail = f"chips {spent} spent on line {line + 1}, which still cannot move: no free matching space"
     events.append(Event("bonus", "duel.bonus.complete-line", who, detail=detail))
+    # end: duel.bonus.complete-line
+    # rule: duel.tiling.top-to-bottom
     s.pending = None
     order, _, _ = s.tiling
     s.tiling = (order, line, 2)
