@@ -67,3 +67,14 @@ def test_make_test_and_verify_keep_bytecode_caches_on() -> None:
                          timeout=60, check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}).stdout
     runs = [line for line in dry.splitlines() if " -m pytest " in line or "azul-rules verify" in line]
     assert len(runs) == 2 and all(line.startswith("PYTHONDONTWRITEBYTECODE= ") for line in runs), runs
+
+
+def test_collecting_the_cluster_tests_does_not_import_dask() -> None:
+    """Every xdist worker collects tests/test_cluster.py; dask.distributed (about 1 CPU s) is imported
+    by the tests that start a cluster."""
+    from pathlib import Path
+
+    probe = "import sys, tests.test_cluster; print('distributed' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert out.stdout.strip() == "False"
