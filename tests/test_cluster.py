@@ -122,19 +122,17 @@ def test_differential_on_a_dask_cluster_equals_one_process(scheduler: str) -> No
 
 @pytest.mark.timeout(900)          # two private copies of the project, each warming a fork server
 def test_mutants_on_a_dask_cluster_get_the_verdicts_of_one_process(monkeypatch: pytest.MonkeyPatch,
-                                                                   tmp_path: Path) -> None:
+                                                                   untracked_duel_plans: dict) -> None:
     """Two probe 'mutants' (a test that fails: killed; one that passes: survived) run in each Dask
     worker's private copy of the project, with the verdicts of a local run, in the order of the work."""
     import distributed
 
-    from harness.mutation.analysis import plan
     from harness.mutation.runner import run_all
     from harness.mutation.selection import Stage
-    from spec import default_catalogue
 
     monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")         # inherited by the cluster's worker processes
     root = Path(__file__).resolve().parents[1]
-    mutant = plan(root, default_catalogue(), tmp_path / "absent.json")["duel.score.horizontal"].mutants[0]
+    mutant = untracked_duel_plans["duel.score.horizontal"].mutants[0]
     probes = "tests/test_mutation_probes.py::"
     work = [(mutant, (Stage((probes + "test_probe_fails",), 60.0),), 60.0),
             (mutant, (Stage((probes + "test_probe_passes",), 60.0),), 60.0)]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cosmic_ray.mutating import mutate_code
 
-from harness.mutation.analysis import ClausePlan, plan, run, verdicts
+from harness.mutation.analysis import ClausePlan, run, verdicts
 from harness.mutation.extents import clause_lines
 from harness.mutation.mutants import mutants_of
 from harness.mutation.operators import OWN_OPERATORS, operator
@@ -52,8 +52,8 @@ def test_our_operators_plant_the_bug_they_describe() -> None:
                 example.post_mutation_code, name
 
 
-def test_every_clause_with_a_model_site_has_mutants() -> None:
-    plans = plan(ROOT, default_catalogue(), ROOT / ".azul-rules" / "absent.json")
+def test_every_clause_with_a_model_site_has_mutants(untracked_duel_plans: dict[str, ClausePlan]) -> None:
+    plans = untracked_duel_plans
     assert plans
     without = sorted(cid for cid, p in plans.items() if not p.mutants)
     assert len(without) <= len(plans) // 10, without
@@ -94,25 +94,28 @@ def test_the_sandbox_leaves_nothing_behind_even_when_interrupted() -> None:
     assert not seen.parent.exists()
 
 
-def _one_clause_plan(clause: str, tests: tuple[str, ...]) -> tuple[dict[str, ClausePlan], ClausePlan]:
-    plans = plan(ROOT, default_catalogue(), ROOT / ".azul-rules" / "absent.json")
+def _one_clause_plan(plans: dict[str, ClausePlan], clause: str,
+                     tests: tuple[str, ...]) -> tuple[dict[str, ClausePlan], ClausePlan]:
     p = plans[clause]
     narrowed = ClausePlan(p.clause, p.extents, p.mutants, tests, False, clause_hash(ROOT, p.extents, tests), 120.0)
     return {clause: narrowed}, narrowed
 
 
 @pytest.mark.clause("duel.score.horizontal")
-def test_deleting_the_rule_tests_leaves_the_clause_unguarded(tmp_path: Path) -> None:
+def test_deleting_the_rule_tests_leaves_the_clause_unguarded(
+        tmp_path: Path, untracked_duel_plans: dict[str, ClausePlan]) -> None:
     """With the tests that check horizontal runs, every mutant of the clause dies; with only a test
     that never scores a run, the clause is reported unguarded, each survivor with its diff."""
     clause = "duel.score.horizontal"
     catalogue = default_catalogue()
     strong = ("fixtures/duel/rulebook/scoring-example-special-tile.toml",)
     weak = ("tests/test_model_setup.py",)
-    for tests, expected in ((strong, "guarded"), (weak, "unguarded")):
-        plans, p = _one_clause_plan(clause, tests)
+    # Two private copies for the strong tests (the local pool's parallel path), one for the weak: each
+    # copy costs a worker's start (a whole project import) and the verdicts do not depend on it.
+    for tests, expected, jobs in ((strong, "guarded", 2), (weak, "unguarded", 1)):
+        plans, p = _one_clause_plan(untracked_duel_plans, clause, tests)
         assert p.mutants
-        stored = {"clauses": run(ROOT, plans, [clause], 2, lambda r: None)}
+        stored = {"clauses": run(ROOT, plans, [clause], jobs, lambda r: None)}
         verdict = verdicts(ROOT, catalogue, plans, stored, tmp_path / "none.json")[clause]
         assert verdict.status == expected, (tests, verdict)
         if expected == "unguarded":

@@ -74,10 +74,10 @@ def test_the_plan_runs_in_stages_and_its_hash_does_not_move_with_measured_durati
 
 
 def test_a_worker_stops_at_the_first_failure_skips_the_late_stage_and_cuts_a_stage_at_its_clock(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        monkeypatch: pytest.MonkeyPatch, untracked_duel_plans: dict) -> None:
     monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")
     monkeypatch.setenv("AZUL_MUTATE_SLOWDOWN", "3")                            # clocks x3, whatever the load
-    mutant = plan(ROOT, default_catalogue(), tmp_path / "absent.json")[CLAUSE].mutants[0]
+    mutant = untracked_duel_plans[CLAUSE].mutants[0]
     fails, passes, sleeps = PROBES + "test_probe_fails", PROBES + "test_probe_passes", PROBES + "test_probe_sleeps"
     setup = PROBES + "test_probe_runs_under_the_mutation_profile_in_a_prepared_worker"
     work = [
