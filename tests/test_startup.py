@@ -78,3 +78,27 @@ def test_collecting_the_cluster_tests_does_not_import_dask() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True,
                          cwd=Path(__file__).resolve().parents[1])
     assert out.stdout.strip() == "False"
+
+
+def test_importing_a_game_package_loads_its_rules_only_when_they_are_asked_for() -> None:
+    """model, model.duel and model.azul re-export their names lazily (model/lazy.py)."""
+    probe = ("import sys, model, model.duel, model.azul; "
+             "print(sorted(m for m in sys.modules if m.startswith(('model.', 'attr')) and m != 'model.lazy'))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "['model.azul', 'model.duel']"
+
+
+def test_lazy_exports_are_the_defining_modules_objects() -> None:
+    import model
+    import model.azul
+    import model.duel
+    from model.duel import Game, new_game
+    from model.duel.engine import Game as EngineGame
+
+    assert Game is EngineGame and model.duel.engine.Game is Game
+    assert isinstance(new_game(seed=1), Game)
+    assert model.azul.new_game(seed=1).players == 2
+    assert model.SeededChance is __import__("model.chance", fromlist=["SeededChance"]).SeededChance
+    assert {"Game", "new_game", "Ruleset"} <= set(dir(model.duel))
+    with pytest.raises(AttributeError, match="module 'model.duel' has no attribute 'engin'"):
+        model.duel.engin  # noqa: B018
