@@ -79,6 +79,8 @@ class GameEntry:
       candidates(game) -> every action that could be asked (the generator/predicate comparison space)
       format_tiles([colour...]) -> str                    (the scenario notation of drawn tiles)
     Optional: statistics(game, action, events, branches, draws) (designer counts), substep(game) -> str,
+    machine_hooks -> a properties.machine_hooks.MachineHooks (what the Hypothesis machine draws at setup,
+    the game's own step checks, its replayable failure),
     scenarios -> an object with load_scenario, run_scenario, with_readings, build_game, scenario_pictures,
     pictures_page, PictureError (harness/duel/scenarios/api.py), renderers.
     """
@@ -105,7 +107,11 @@ class GameEntry:
     substep: str = ""              # "module:function": where play stands, finer than the phase (optional)
     substeps: str = ""             # "module:attr": phase -> ((substep key, label), ...) for the diagram (optional)
     scenarios: str = ""            # "module:attr": the game's scenario support (load, run, build, pictures)
+    machine_hooks: str = ""        # "module:attr": properties.machine_hooks.MachineHooks (setup draws, own
+                                   # step checks, replayable failure) for the Hypothesis machine (optional)
     progress_clauses: tuple[str, ...] = ()   # what a game that never ends breaks (the watchdog's livelock)
+    mutation_piles: tuple[tuple[str, str], ...] = ()   # state attributes the wrong-pile mutant swaps
+    mutation_other_seat: str = ""  # the wrong-player mutant: `who` -> this expression ("" = none)
     draws_label: str = ""          # what `statistics` counts in `draws` (simulate's table), "" = nothing
     decided_by: Mapping[str, str] = attrs.field(factory=dict)   # simulate's table: label -> interpretation id
     renderers: Mapping[str, str] = attrs.field(factory=dict)   # kind ("text", "svg") -> "module:function"

@@ -22,7 +22,10 @@ GAME = GameEntry(
     decided_by={"rounds where nobody took the marker from the centre": "azul.offer.marker-untaken"},
     renderers={"text": "model.azul.render:render"},
     scenarios="harness.azul.scenarios.api:API",
+    machine_hooks="properties.azul.hooks:MACHINE_HOOKS",
     commands=("harness.azul.differential_command:differential_command",),
     peer_bench="harness.azul.peer_bench:run",
     progress_clauses=("azul.end.trigger", "azul.prep.continue"),
+    mutation_piles=(("bag", "lid"),),           # harness/mutation/operators.py: OtherPile
+    mutation_other_seat="((who + 1) % state.players)",  # OtherPlayer: the next seat
 )

@@ -24,9 +24,12 @@ GAME = GameEntry(
     substep="properties.duel.hooks:substep",
     substeps="harness.duel.substeps:SUBSTEPS",
     scenarios="harness.duel.scenarios.api:API",
+    machine_hooks="properties.duel.hooks:MACHINE_HOOKS",
     commands=("harness.duel.scenario_commands:scenario_command", "harness.duel.scenario_commands:show_command"),
     draws_label="plates drawn blind (turns by number drawn)",
     decided_by={"rounds where nobody took the Starting player tile": "duel.prep.untaken-start-tile"},
     progress_clauses=("duel.round.structure", "duel.end.after-round-5"),
+    mutation_piles=(("tower", "bag"),),           # harness/mutation/operators.py: OtherPile
+    mutation_other_seat="(1 - who)",  # OtherPlayer: the next seat
     renderers={"text": "model.duel.render:render_text", "svg": "harness.duel.board_svg:board_svg"},
 )

@@ -12,7 +12,7 @@ from cosmic_ray.ast import ast_nodes, get_ast
 from cosmic_ray.mutating import mutate_code
 
 from harness.mutation.extents import Extent
-from harness.mutation.operators import OPERATOR_NAMES, operator
+from harness.mutation.operators import OPERATOR_NAMES, game_of_file, operator
 
 
 @attrs.frozen
@@ -30,7 +30,8 @@ class Mutant:
 
     def source(self, root: Path) -> str:
         """The mutated module's text (never written into the user's tree)."""
-        code = mutate_code((root / self.file).read_text(), operator(self.operator), self.occurrence)
+        code = mutate_code((root / self.file).read_text(), operator(self.operator, game_of_file(self.file)),
+                           self.occurrence)
         if code is None:
             raise ValueError(f"mutant {self.id} no longer applies")
         return code
@@ -42,13 +43,13 @@ class Mutant:
 
 
 @functools.lru_cache(maxsize=64)
-def _positions(text: str) -> tuple[tuple[str, int, int], ...]:
-    """(operator, occurrence, line) of every mutation position in a module's text."""
+def _positions(text: str, game: str) -> tuple[tuple[str, int, int], ...]:
+    """(operator, occurrence, line) of every mutation position in a module's text (`game`'s operators)."""
     tree = get_ast(text)
     nodes = list(ast_nodes(tree))
     out: list[tuple[str, int, int]] = []
     for name in OPERATOR_NAMES:
-        op = operator(name)
+        op = operator(name, game)
         k = 0
         for node in nodes:
             for start, _ in op.mutation_positions(node):
@@ -64,7 +65,7 @@ def mutants_of(root: Path, extents: Iterable[Extent]) -> list[Mutant]:
         by_file.setdefault(e.file, []).append(e)
     out: list[Mutant] = []
     for file, exts in sorted(by_file.items()):
-        for name, k, line in _positions((root / file).read_text()):
+        for name, k, line in _positions((root / file).read_text(), game_of_file(file)):
             if any(e.first <= line <= e.last for e in exts):
                 out.append(Mutant(file, line, name, k))
     return sorted(out, key=lambda m: (m.file, m.line, m.operator, m.occurrence))

@@ -6,19 +6,28 @@ chosen for the bugs real game engines have, plus three of our own in cosmic-ray'
 - a wrong constant in a table: every number +1 and -1; `+` <-> `-`
 - a loop that never runs; `break` <-> `continue`
 - a statement at the rule site removed (ours: RemoveStatement)
-- the wrong player (ours: OtherPlayer, `who` -> `1 - who`)
-- the wrong pile (ours: OtherPile, the bag and the Tower swapped)
+- the wrong player (ours: OtherPlayer, `who` -> the next seat, as the game's registry entry writes
+  it: Duel `(1 - who)`, classic `((who + 1) % state.players)`)
+- the wrong pile (ours: OtherPile, the game's pairs of piles swapped: Duel the bag and the Tower,
+  classic the bag and the box lid)
+
+The two game-aware operators read the game of the file they mutate (model/<game>/..., the default
+game for a shared file) from its registry entry: `mutation_piles` and `mutation_other_seat`.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 
 import parso
 import parso.python.tree as pt
 from cosmic_ray.operators.operator import Example, Operator
 from cosmic_ray.plugins import get_operator
+
+from harness.registry import DEFAULT_GAME, game_names, get_game
 
 COSMIC_RAY_OPERATORS: tuple[str, ...] = (
     "core/ReplaceComparisonOperator_Lt_LtE",
@@ -66,15 +75,30 @@ class RemoveStatement(Operator):
 
 
 class OtherPlayer(Operator):
-    """The wrong player: a read of `who` becomes `1 - who` (two-player games)."""
+    """The wrong player: a read of `who` becomes the next seat (`rotation`, an expression over `who`;
+    default the two-player `(1 - who)`). Only where every other name the expression needs is used
+    in the enclosing function too (so the mutant is a wrong seat, not a NameError)."""
+
+    def __init__(self, rotation: str = "(1 - who)") -> None:
+        super().__init__()
+        self.rotation = rotation                   # "": the game names no other seat (no positions)
+        self.needs = {n.id for n in ast.walk(ast.parse(rotation or "who", mode="eval"))
+                      if isinstance(n, ast.Name) and n.id != "who"}
+
+    def _in_scope(self, node: pt.Name) -> bool:
+        if not self.needs:
+            return True
+        scope = node.search_ancestor("funcdef") or node.get_root_node()
+        used = {leaf.value for leaf in _names(scope)}
+        return self.needs <= used
 
     def mutation_positions(self, node: object) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
-        if isinstance(node, pt.Name) and node.value == "who" and not node.is_definition() \
-                and node.parent is not None and node.parent.type != "param":
+        if self.rotation and isinstance(node, pt.Name) and node.value == "who" and not node.is_definition() \
+                and node.parent is not None and node.parent.type != "param" and self._in_scope(node):
             yield (node.start_pos, node.end_pos)
 
     def mutate(self, node: pt.Name, index: int) -> pt.Name:
-        node.value = "(1 - who)"
+        node.value = self.rotation
         return node
 
     @classmethod
@@ -82,19 +106,32 @@ class OtherPlayer(Operator):
         return (Example("f(who)", "f((1 - who))"),)
 
 
-class OtherPile(Operator):
-    """The wrong pile: the bag and the Tower (where discarded tiles go) swapped."""
+def _names(node: object) -> Iterator[pt.Name]:
+    children = getattr(node, "children", None)
+    if children is None:
+        if isinstance(node, pt.Name):
+            yield node
+        return
+    for child in children:
+        yield from _names(child)
 
-    SWAP = {"tower": "bag", "bag": "tower"}
+
+class OtherPile(Operator):
+    """The wrong pile: an attribute naming one pile of a pair reads the other (`pairs`; default
+    Duel's bag and Tower, where discarded tiles go)."""
+
+    def __init__(self, pairs: tuple[tuple[str, str], ...] = (("tower", "bag"),)) -> None:
+        super().__init__()
+        self.swap = {a: b for pair in pairs for a, b in (pair, pair[::-1])}
 
     def mutation_positions(self, node: object) -> Iterator[tuple[tuple[int, int], tuple[int, int]]]:
-        if isinstance(node, pt.Name) and node.value in self.SWAP and not node.is_definition():
+        if isinstance(node, pt.Name) and node.value in self.swap and not node.is_definition():
             prev = node.get_previous_leaf()
             if prev is not None and prev.value == ".":
                 yield (node.start_pos, node.end_pos)
 
     def mutate(self, node: pt.Name, index: int) -> pt.Name:
-        node.value = self.SWAP[node.value]
+        node.value = self.swap[node.value]
         return node
 
     @classmethod
@@ -111,9 +148,20 @@ OWN_OPERATORS: dict[str, type[Operator]] = {
 OPERATOR_NAMES: tuple[str, ...] = COSMIC_RAY_OPERATORS + tuple(OWN_OPERATORS)
 
 
+def game_of_file(file: str) -> str:
+    """The game whose model a file belongs to (model/<game>/...), or the default game (shared file)."""
+    parts = PurePosixPath(file).parts
+    return parts[1] if len(parts) > 2 and parts[1] in game_names() else DEFAULT_GAME
+
+
 @functools.cache
-def operator(name: str) -> Operator:
-    """An operator instance by name (cosmic-ray's `core/...` or ours `azul/...`)."""
+def operator(name: str, game: str = DEFAULT_GAME) -> Operator:
+    """An operator instance by name (cosmic-ray's `core/...` or ours `azul/...`), for `game`'s files
+    (the wrong player and the wrong pile as its registry entry writes them)."""
+    if name == "azul/OtherPlayer":
+        return OtherPlayer(get_game(game).mutation_other_seat)
+    if name == "azul/OtherPile":
+        return OtherPile(get_game(game).mutation_piles)
     if name in OWN_OPERATORS:
         return OWN_OPERATORS[name]()
     return get_operator(name)()

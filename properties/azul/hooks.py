@@ -3,17 +3,23 @@ shape (invariant name, clause id, message), the step invariants, matrix rows and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hypothesis import strategies as st
 
 from model.azul.actions import Action
 from model.azul.colours import NUM_COLOURS
 from model.azul.game import Game
 from model.azul.phases import phase_graph
+from model.azul.ruleset import IMPLEMENTED, WALL_SIDES
 from model.azul.start import WALL_SIDE
 from model.azul.universe import candidate_actions
 from model.events import Event
 from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
 from properties.azul.invariants import INVARIANTS
+from properties.azul.program import MachineFailure, Program
+from properties.machine_hooks import Draw, FailedStep, MachineHooks, MachineRecord, MachineSetup, Problem
 from properties.matrix import RowSetup
 
 Violation = tuple[str, str, str]
@@ -89,3 +95,44 @@ def step_bound(game: Game) -> int:
 
 def format_tiles(tiles: Sequence[int]) -> str:
     return "".join(LETTERS[t] for t in tiles if 0 <= t < NUM_COLOURS)
+
+
+# The Hypothesis machine's classic parts (properties/machine.py, properties/machine_hooks.py).
+
+def draw_machine_setup(draw: Draw, players: int | None, overrides: Mapping[str, str] | None,
+                       fixed: Mapping[str, str]) -> MachineSetup:
+    """Hypothesis draws what the machine leaves open: the player count, the wall side and (when
+    `overrides` is None) one alternative of every interpretation point; `fixed` choices stay."""
+    players = players or draw(st.sampled_from((2, 3, 4)), "players")
+    chosen = dict(fixed)
+    if WALL_SIDE not in chosen and (overrides is None or WALL_SIDE not in overrides):
+        chosen[WALL_SIDE] = draw(st.sampled_from(WALL_SIDES), "wall")
+    if overrides is not None:
+        chosen = {**chosen, **overrides, **fixed}
+    else:
+        for point, alts in IMPLEMENTED.items():
+            if point not in chosen:
+                chosen[point] = draw(st.sampled_from(alts), point)
+    return MachineSetup(players, {k: v for k, v in chosen.items()
+                                  if k == WALL_SIDE or IMPLEMENTED.get(k, (v,))[0] != v})
+
+
+def machine_step_checks(before: Game, game: Game, memo: dict[str, Any]) -> list[Problem]:
+    """A round takes at most `per_round_bound` actions (properties/azul/bounds.py)."""
+    steps = 1 if game.state.round != before.state.round else memo.get("round_steps", 0) + 1
+    memo["round_steps"] = steps
+    bound = per_round_bound(game.players)
+    return [("round-bound", f"round {game.state.round} has taken {steps} actions (> {bound})")] if steps > bound else []
+
+
+def machine_failure(record: MachineRecord, failed: FailedStep) -> MachineFailure:
+    """The shared counterexample file, and the Python program that replays the game."""
+    overrides = dict(record.setup.overrides)
+    wall = overrides.pop(WALL_SIDE, "coloured")
+    program = Program(record.setup.players or 2, wall, overrides, record.tiles, record.first, record.actions)
+    message = f"{failed.message} (phase {failed.phase})"
+    return MachineFailure(failed.name, message, program, record.counterexample())
+
+
+MACHINE_HOOKS = MachineHooks(draw_setup=draw_machine_setup, step_checks=machine_step_checks,
+                             failure=machine_failure, sorted_actions=True)

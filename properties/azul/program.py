@@ -1,6 +1,8 @@
 """A replayable classic Azul game: the configuration, the chance outcomes in drawing order and the
 actions. `text()` is a Python program that replays it and prints the invariants' findings;
-`replay()` does the same in-process (strict scripted chance: a draw the script lacks is an error)."""
+`replay()` does the same in-process (strict scripted chance: a draw the script lacks is an error).
+`MachineFailure` is how the shared Hypothesis machine reports a classic failure: the shared
+`InvariantBroken` (its counterexample scenario file) carrying this program too."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import attrs
 from model.azul import Game, new_game, parse_action
 from model.chance import ScriptedChance
 from properties.azul.invariants import check_all
+from properties.failure import InvariantBroken
 
 
 @attrs.frozen
@@ -48,3 +51,19 @@ class Program:
             f"for text in [\n{actions}]:\n"
             "    g.apply(parse_action(text))\n"
             "    assert not check_all(g), (text, check_all(g))\n")
+
+
+class MachineFailure(InvariantBroken):
+    """A broken property found by the Hypothesis machine, with the program that replays the game up
+    to it (printed in the message) and the counterexample scenario file of the shared failure."""
+
+    def __init__(self, kind: str, message: str, program: Program, shared: InvariantBroken | None = None) -> None:
+        self.kind = kind
+        self.program = program
+        super().__init__(kind, message, seed=None, step=len(program.actions),
+                         scenario=shared.scenario if shared else None, overrides=program.overrides)
+
+    def __str__(self) -> str:
+        scenario = f"\nscenario file: {self.scenario}" if self.scenario else ""
+        return (f"{self.kind}: {self.message}\n(after {len(self.program.actions)} actions)\n"
+                f"replay with this program:\n{self.program.text()}{scenario}")

@@ -12,6 +12,7 @@ from model.duel.engine import Game
 from model.events import Event
 from properties.duel.invariants import INVARIANTS, changed_domes, dome_consistency_where, violations
 from properties.duel.steps import STEP_INVARIANTS, check_step
+from properties.machine_hooks import MachineHooks
 
 Violation = tuple[str, str, str]
 
@@ -107,3 +108,9 @@ def format_tiles(tiles: Sequence[int]) -> str:
     from harness.duel.scenarios.notation import format_tiles as letters
 
     return letters(list(tiles))
+
+
+# The Hypothesis machine (properties/machine.py) plays Duel with the shared parts only: the player
+# count and readings the machine is given (nothing drawn at setup), no checks beyond the shared ones,
+# and the shared failure (a counterexample scenario file that `azul-rules scenario` replays).
+MACHINE_HOOKS = MachineHooks()
