@@ -20,7 +20,6 @@ __all__ = ["COLOURS", "EMPTY", "MARKER", "NUM_COLOURS", "ROWS", "TILES_PER_COLOU
 
 ROWS = 5                    # pattern lines and wall rows/columns
 TILES_PER_COLOUR = 20       # azul.component.tiles: 5 colours x 20
-# rule: azul.component.starting-marker
 MARKER = 5                  # the starting player marker when it lies on a floor line
 
 

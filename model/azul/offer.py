@@ -40,6 +40,8 @@ def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Ev
 
 def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]) -> None:
     cite("azul.offer.first-from-centre")
+    # rule: azul.offer.first-from-centre
+    # rule: azul.component.starting-marker
     board = state.boards[who]
     state.marker = who
     if len(board.floor) < FLOOR_SPACES:

@@ -216,15 +216,38 @@ def test_each_player_gets_an_empty_board_and_the_displays_in_use_are_filled(play
     assert Board() == Board([EMPTY] * ROWS, [0] * ROWS, [EMPTY] * (ROWS * ROWS), [], 0)
 
 
-@pytest.mark.clause("azul.component.starting-marker", "azul.offer.first-from-centre")
-def test_the_marker_is_no_tile_colour_and_lies_on_the_floor_of_whoever_takes_it() -> None:
+@pytest.mark.clause("azul.component.starting-marker", "azul.offer.first-from-centre", "azul.floor.marker-kept")
+@pytest.mark.parametrize("cost", ["space-value", "one-point", "one-point-at-pick"])
+@pytest.mark.parametrize("first", [0, 1])
+def test_the_marker_is_no_tile_and_lies_on_the_floor_of_whoever_takes_it(cost: str, first: int) -> None:
+    """One marker, no tile colour: whoever takes first from the centre holds it and lays it on their own
+    floor line (paying at once only under azul.floor.marker-cost=one-point-at-pick)."""
     assert MARKER not in range(NUM_COLOURS) and MARKER != EMPTY
-    g = bare(players=2)
+    g = bare(players=3, first=first, interpretations={"azul.floor.marker-cost": cost})
     s = g.state
+    for b in s.boards:
+        b.score = 5
     s.centre[RED] = 2
     s.factories[0][BLUE] = 1
     settle(g)
-    play(g, "take C red line 2")
-    b = s.boards[0]
-    assert b.floor == [MARKER] and s.marker == 0
+    events = play(g, "take C red line 2")
+    b = s.boards[first]
+    assert b.floor == [MARKER] and s.marker == first
     assert b.line_colour[1] == RED and b.line_count[1] == 2
+    assert all(o.floor == [] for o in s.boards if o is not b)
+    paid = cost == "one-point-at-pick"
+    assert [o.score for o in s.boards] == [5 - paid if i == first else 5 for i in range(3)]
+    assert [(e.player, e.points) for e in events if e.kind == "penalty"] == ([(first, -1)] if paid else [])
+
+
+@pytest.mark.clause("azul.component.starting-marker", "azul.offer.first-from-centre")
+def test_a_full_floor_never_holds_the_marker_as_an_eighth_token() -> None:
+    g = bare(players=2, interpretations={"azul.offer.marker-on-full-floor": "marker-off-floor"})
+    s = g.state
+    b = s.boards[0]
+    b.floor = [BLUE] * 7
+    s.centre[RED] = 1
+    s.factories[0][BLACK] = 1
+    settle(g)
+    play(g, "take C red line 1")
+    assert s.marker == 0 and b.floor == [BLUE] * 7
