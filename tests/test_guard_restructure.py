@@ -244,3 +244,15 @@ def test_after_chips_complete_the_last_line_the_decision_is_closed_and_the_round
     play(g, "bonus C07+C08")
     assert s.players[0].dome_tile[7] == K and s.players[0].used_chips == [7, 8]
     assert s.pending is None and s.phase == "acquisition" and s.round == 2 and g.current_player == 0
+
+
+# --- duel.acquire.chip.limit: the count is per round ------------------------------------------------
+
+@pytest.mark.clause("duel.acquire.chip.limit")
+def test_preparation_starts_each_players_chip_count_of_the_new_round_at_zero() -> None:
+    g = bare()
+    for who, taken in ((0, 2), (1, 1)):
+        g.state.players[who].chips_this_round = taken
+    start_tiling(g)
+    assert g.state.phase == "acquisition" and g.state.round == 2
+    assert [pl.chips_this_round for pl in g.state.players] == [0, 0]
