@@ -35,8 +35,9 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
         return _with_splits(state, board, offered, sets)
     out: list[Action] = []
     for by_set, colours in zip(_SOURCES[len(state.factories)], offered):
-        for colour in _BITS[colours]:
-            out += by_set[colour][sets[colour]]
+        if colours:
+            for colour in _BITS[colours]:
+                out.extend(by_set[colour][sets[colour]])
     return out
 
 
