@@ -13,7 +13,6 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
     factories when bag and lid are both empty."""
     cite(clause)
     bag, lid = state.bag, state.lid
-    draw = chance.draw_tile
     in_bag = sum(bag)
     for f, factory in enumerate(state.factories):
         for _ in range(FACTORY_TILES):
@@ -29,7 +28,7 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
                 for c in range(len(bag)):
                     bag[c] += lid[c]
                     lid[c] = 0
-            colour = draw(bag)
+            colour = chance.draw_tile(bag)
             bag[colour] -= 1
             factory[colour] += 1
             in_bag -= 1
