@@ -5,7 +5,8 @@ enumerator over the peer's own state (every source and colour present, every pat
 accepts, and the floor), chosen uniformly, and played through the peer's public methods. The peer checks
 nothing before it changes its state, so only moves it accepts are offered. Its randomness is Python's
 global `random` module: seeded per game here and restored afterwards, so the run is repeatable.
-The enumerator is the only code of ours in the timed loop; it is charged to the peer.
+The enumerator is the only code of ours in the timed loop; it is charged to the peer, so it is kept
+minimal (it reads the peer's state, never the peer's slow rule queries: `_moves`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ class PeerBench:
         return rate(self.actions, self.seconds)
 
 
+_TILES: tuple[Any, ...] = ()                  # the peer's Tile members, filled by _peer()
+
+
 def _peer() -> Any:
     try:
         import azul_game_engine  # noqa: F401
@@ -46,37 +50,52 @@ def _peer() -> Any:
         raise UserError("the peer engine azul-game-engine is not installed "
                         "(`make` installs it from requirements/peer.txt)") from exc
     from azul_game_engine import board, floor, game, lid, player, wall
+    from azul_game_engine.tile import Tile
+    global _TILES
+    _TILES = tuple(Tile)                      # the peer's colour order (its wall layout: Wall.already_has)
     return board, floor, game, lid, player, wall
 
 
 def _moves(g: Any) -> list[tuple[int, Any, int, int]]:
-    """(factory index or -1 for the centre, tile, tiles to the floor, pattern line) the peer accepts.
-    The peer is asked once per (colour, line) a call needs, not once per source as well."""
+    """(factory index or -1 for the centre, tile, tiles to the floor, pattern line) the peer accepts,
+    in the order of the factories, then the centre, each source's colours in first-seen order.
+
+    Minimal, so that the peer is charged for its own work only: it reads the peer's state (pattern
+    lines, wall spaces) directly, where asking the peer's `Wall.already_has` would charge the peer
+    for a scan of its colour enum on every question; colours are compared by identity (the peer's
+    `Tile` members are singletons, and hashing an Enum member runs Python code)."""
     me = g.players[g.current_player].board
+    lines = me.pattern_lines
+    spaces = me.wall.tiles
     moves: list[tuple[int, Any, int, int]] = []
+    asked: list[Any] = []                         # colours whose lines are worked out, and ...
+    accepted: list[list[int]] = []                # ... the pattern lines the peer accepts each on
     sources: list[tuple[int, Sequence[Any]]] = [(i, f.tiles) for i, f in enumerate(g.factory_displays)]
     sources.append((-1, g.center.tiles))
-    rows: dict[Any, list[int]] = {}               # colour -> the pattern lines the peer accepts it on
     for index, tiles in sources:
-        for tile in dict.fromkeys(tiles):          # colours present, first-seen order
-            count = tiles.count(tile)
-            accepted = rows.get(tile)
-            if accepted is None:
-                accepted = rows[tile] = _rows_for(me, tile)
-            moves.extend((index, tile, 0, row) for row in accepted)
-            moves.append((index, tile, count, 0))   # everything to the floor
+        seen: list[Any] = []
+        for tile in tiles:
+            if tile in seen:                      # list membership: identity first, at C speed
+                continue
+            seen.append(tile)
+            if tile in asked:
+                rows = accepted[asked.index(tile)]
+            else:
+                rows = _rows_for(lines, spaces, _TILES.index(tile))
+                asked.append(tile)
+                accepted.append(rows)
+            moves += [(index, tile, 0, row) for row in rows]
+            moves.append((index, tile, tiles.count(tile), 0))   # everything to the floor
     return moves
 
 
-def _rows_for(me: Any, tile: Any) -> list[int]:
-    out = []
-    for row, line in enumerate(me.pattern_lines):
-        if line.tile_count and (line.tile != tile or line.is_filled()):
-            continue
-        if me.wall.already_has(tile, row):
-            continue
-        out.append(row)
-    return out
+def _rows_for(lines: Sequence[Any], spaces: Sequence[Sequence[Any]], colour: int) -> list[int]:
+    """The pattern lines a tile of the peer's colour number `colour` may go on: empty or holding that
+    colour and not full, with its wall space (the peer's layout: column (colour + row) mod 5) empty."""
+    tile = _TILES[colour]
+    return [row for row, line in enumerate(lines)
+            if not (line.tile_count and (line.tile is not tile or line.tile_count == line.size))
+            and not spaces[row][(colour + row) % 5].is_placed]
 
 
 def new_peer_game(players: int) -> Any:

@@ -25,6 +25,7 @@ class Game(GameBase):
     """One game of classic Azul (2-4 players, coloured or gray wall); the plumbing is model.base."""
 
     __slots__ = ()
+    TRUSTS_OFFER = True      # an action object from the list just offered skips the predicate (model.base)
     state: AzulState
     rules: Ruleset
     chance: Chance

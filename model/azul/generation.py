@@ -3,6 +3,9 @@ check that the two agree on every state of random games."""
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 from model.azul.actions import CENTRE_SOURCE, FLOOR, TAKES, Action, take, wall
 from model.azul.colours import EMPTY, NUM_COLOURS, ROWS
 from model.azul.ruleset import Ruleset
@@ -22,22 +25,19 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
     cite("azul.offer.actions")
     board = state.boards[state.to_move]
     # The colours each source offers (a bit set), then where each colour offered may go.
-    known = _COLOURS_IN.get
-    offered = [known(tuple(tiles)) for tiles in state.factories]
-    offered.append(known(tuple(state.centre)))
+    offered = list(map(_COLOURS_IN.get, map(tuple, state.factories)))
+    offered.append(_COLOURS_IN.get(tuple(state.centre)))
     if None in offered:
         offered = [_colours_in(tiles) for tiles in state.factories]
         offered.append(_colours_in(state.centre))
-    present = 0
-    for colours in offered:
-        present |= colours
-    sets = _destination_sets(board, present, rules)
+    sets = _destination_sets(board, reduce(or_, offered), rules)
     if rules.voluntary_split:
         return _with_splits(state, board, offered, sets)
     out: list[Action] = []
-    for by_set, colours in zip(_SOURCES[len(state.factories)], offered, strict=True):
-        for colour in _BITS[colours]:
-            out += by_set[colour][sets[colour]]
+    for by_set, colours in zip(_SOURCES[len(state.factories)], offered):
+        if colours:
+            for colour in _BITS[colours]:
+                out.extend(by_set[colour][sets[colour]])
     return out
 
 
@@ -73,46 +73,51 @@ def _destination_sets(board: Board, present: int, rules: Ruleset) -> list[int]:
     """For each colour of the bit set `present`: where it may go now, as a bit set (bit d: pattern
     line d, bit FLOOR: the floor line, always open). Worked out line by line for all those colours
     at once; each rule is cited once per (colour, line) it decides, as when asked colour by colour."""
-    open_to = [0] * ROWS                    # per pattern line: the colours it may take now
+    sets = [_FLOOR_ONLY] * NUM_COLOURS
+    counts, held = board.line_count, board.line_colour
+    on_rows = _wall_rows(board.wall)        # per wall row: the colours already on it
     for line in range(ROWS):
-        n = board.line_count[line]
-        colours = (1 << board.line_colour[line] if n else ALL_COLOURS) & present
+        n = counts[line]
+        colours = (1 << held[line] if n else ALL_COLOURS) & present
         if not colours:
             continue
         if n == line + 1:
             if rules.full_line_allowed:
                 cite_alternative("azul.lines.full-line-choice", "allowed")
-                open_to[line] = colours
             else:
                 cite_alternative("azul.lines.full-line-choice", "refused")
-            continue
-        on_wall = colours & _row_colours(board.wall, line)
-        for _ in _BITS[on_wall]:
-            cite("azul.lines.wall-has-colour")
-        colours &= ~on_wall
-        if rules.gray:
-            for colour in _BITS[colours]:
-                if not allowed_columns(board.wall, line, colour, True):
-                    if rules.refuse_unplaceable:
-                        cite_alternative("azul.gray.unplaceable-line", "refused")
-                        colours &= ~(1 << colour)
-                        continue
-                    cite_alternative("azul.gray.unplaceable-line", "allowed")
-        open_to[line] = colours
-    sets = [_FLOOR_ONLY] * NUM_COLOURS
-    for line, colours in enumerate(open_to):
+                continue
+        else:
+            on_wall = colours & on_rows[line]
+            if on_wall:
+                for _ in _BITS[on_wall]:
+                    cite("azul.lines.wall-has-colour")
+                colours &= ~on_wall
+            if rules.gray:
+                for colour in _BITS[colours]:
+                    if not allowed_columns(board.wall, line, colour, True):
+                        if rules.refuse_unplaceable:
+                            cite_alternative("azul.gray.unplaceable-line", "refused")
+                            colours &= ~(1 << colour)
+                            continue
+                        cite_alternative("azul.gray.unplaceable-line", "allowed")
+        bit = 1 << line
         for colour in _BITS[colours]:
-            sets[colour] |= 1 << line
+            sets[colour] |= bit
     return sets
 
 
-def _row_colours(wall: list[int], row: int) -> int:
-    """The colours already on wall row `row`, as a bit set."""
-    cells = tuple(wall[row * ROWS:(row + 1) * ROWS])
-    bits = _ROW_COLOURS.get(cells)
-    if bits is None:
-        bits = _ROW_COLOURS[cells] = sum({1 << colour for colour in cells if colour != EMPTY})
-    return bits
+def _wall_rows(wall: list[int]) -> tuple[int, ...]:
+    """The colours already on each wall row, as bit sets (pure arithmetic, kept per wall seen)."""
+    cells = tuple(wall)
+    rows = _WALL_ROWS.get(cells)
+    if rows is None:
+        rows = tuple(sum({1 << colour for colour in cells[r * ROWS:(r + 1) * ROWS] if colour != EMPTY})
+                     for r in range(ROWS))
+        if len(_WALL_ROWS) >= _WALL_ROWS_BOUND:
+            _WALL_ROWS.clear()
+        _WALL_ROWS[cells] = rows
+    return rows
 
 
 ALL_COLOURS = (1 << NUM_COLOURS) - 1
@@ -122,7 +127,8 @@ _BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(FLOOR + 1) if 
                                            for bits in range(1 << (FLOOR + 1)))
 _COLOURS_IN: dict[tuple[int, ...], int] = {}       # tiles per colour -> colours held (pure arithmetic)
 _COLOURS_IN_BOUND = 1 << 16
-_ROW_COLOURS: dict[tuple[int, ...], int] = {}      # a wall row's cells -> colours on it (at most 6**5 rows)
+_WALL_ROWS: dict[tuple[int, ...], tuple[int, ...]] = {}    # a wall's 25 cells -> its rows' colours
+_WALL_ROWS_BOUND = 1 << 16
 
 # _BY_SET[source][colour][bits]: the takes of that colour from that source to the destinations in
 # the bit set, in destination order (made once, from the interned TAKES).

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from operator import add
+
 from model.azul.actions import CENTRE_SOURCE, FLOOR, Action
-from model.azul.colours import COLOURS, MARKER
+from model.azul.colours import COLOURS, MARKER, NUM_COLOURS
 from model.azul.floor import to_floor
 from model.azul.ruleset import Ruleset
 from model.azul.state import CENTRE, FLOOR_SPACES, AzulState, Board
@@ -29,13 +31,13 @@ def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Ev
         factory = state.factories[source]
         n = factory[colour]
         factory[colour] = 0
-        centre = state.centre
-        for c, k in enumerate(factory):
-            if k:
-                centre[c] += k
-                factory[c] = 0
-    events.append(Event("take", "azul.offer.actions", who, detail=f"{n} {COLOURS[colour]} ({action})"))
+        state.centre[:] = map(add, state.centre, factory)     # the rest of the factory to the centre
+        factory[:] = _NO_TILES
+    events.append(Event("take", "azul.offer.actions", who, detail=f"{n} {COLOURS[colour]} ({action.text})"))
     place_taken(board, colour, n, dest, state.lid, rules, split)
+
+
+_NO_TILES = (0,) * NUM_COLOURS
 
 
 def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]) -> None:

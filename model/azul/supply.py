@@ -13,16 +13,18 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
     factories when bag and lid are both empty."""
     cite(clause)
     bag, lid = state.bag, state.lid
+    in_bag = sum(bag)
     for f, factory in enumerate(state.factories):
         for _ in range(FACTORY_TILES):
-            if not any(bag):
+            if not in_bag:
                 if not any(lid):
                     cite("azul.prep.partial-fill")
                     events.append(Event("partial-fill", "azul.prep.partial-fill",
                                         detail=f"bag and lid empty: factories from F{f + 1} on partly filled"))
                     return
                 cite("azul.prep.bag-from-lid")
-                events.append(Event("bag-from-lid", "azul.prep.bag-from-lid", detail=f"{sum(lid)} tiles back in the bag"))
+                in_bag = sum(lid)
+                events.append(Event("bag-from-lid", "azul.prep.bag-from-lid", detail=f"{in_bag} tiles back in the bag"))
                 for c in range(len(bag)):
                     bag[c] += lid[c]
                     lid[c] = 0
@@ -30,3 +32,4 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
             colour = chance.draw_tile(bag)
             bag[colour] -= 1
             factory[colour] += 1
+            in_bag -= 1

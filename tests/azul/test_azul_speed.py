@@ -181,19 +181,62 @@ def test_peer_games_are_the_same_as_before_its_enumerator_was_sped_up() -> None:
                    (92, False), (120, False), (117, False)]
 
 
-def test_peer_enumerator_asks_the_peer_once_per_colour_and_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def _peer_reference_moves(g: "object") -> list[tuple[int, object, int, int]]:
+    """The moves the peer accepts, asked of the peer itself (its Wall.already_has, PatternLine's
+    own tests), source by source and colour by colour: what the bench's minimal enumerator must offer."""
+    me = g.players[g.current_player].board  # type: ignore[attr-defined]
+    sources = [(i, f.tiles) for i, f in enumerate(g.factory_displays)]  # type: ignore[attr-defined]
+    sources.append((-1, g.center.tiles))  # type: ignore[attr-defined]
+    out: list[tuple[int, object, int, int]] = []
+    for index, tiles in sources:
+        firsts: list[object] = []
+        for t in tiles:
+            if t not in firsts:
+                firsts.append(t)
+        for tile in firsts:
+            out += [(index, tile, 0, row) for row, line in enumerate(me.pattern_lines)
+                    if not line.is_colour_invalid(tile) and not line.is_filled()
+                    and not me.wall.already_has(tile, row)]
+            out.append((index, tile, tiles.count(tile), 0))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_peer_enumerator_offers_what_the_peer_accepts_without_asking_it(
+        players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench's enumerator reads the peer's state (so the peer is charged for its own work only)
+    and offers exactly the moves the peer's own rule queries allow, in the same order, on every
+    state of random peer games."""
     pytest.importorskip("azul_game_engine")
     from azul_game_engine import wall as peer_wall
 
     from harness.azul import peer_bench
 
-    asked: list[tuple[object, int]] = []
+    peer_bench._peer()
+    asked: list[object] = []
     original = peer_wall.Wall.already_has
-
-    def counting(self: object, tile: object, row: int) -> bool:
-        asked.append((tile, row))
-        return original(self, tile, row)
-
-    monkeypatch.setattr(peer_wall.Wall, "already_has", counting)
-    moves = peer_bench._moves(peer_bench.new_peer_game(4))
-    assert moves and asked and len(asked) == len(set(asked))
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        saved = random.getstate()
+        random.seed(seed)
+        try:
+            g = peer_bench.new_peer_game(players)
+            for _ in range(300):
+                if not g.is_running:
+                    break
+                monkeypatch.setattr(peer_wall.Wall, "already_has",
+                                    lambda self, tile, row: asked.append(tile) or original(self, tile, row))
+                moves = peer_bench._moves(g)
+                assert not asked, "the enumerator asked the peer's Wall.already_has"
+                monkeypatch.setattr(peer_wall.Wall, "already_has", original)
+                assert moves == _peer_reference_moves(g)
+                checked += 1
+                index, tile, on_floor, row = rng.choice(moves)
+                if index < 0:
+                    g.execute_factory_offer_phase_with_center(tile, on_floor, row)
+                else:
+                    g.execute_factory_offer_phase_with_factory(index, tile, on_floor, row)
+        finally:
+            random.setstate(saved)
+    assert checked > 100
