@@ -44,13 +44,12 @@ ROW_SETUPS: dict[str, RowSetup] = {
     "azul.offer.marker-on-full-floor=displace-to-lid": RowSetup(policy="floor-first", players=4),
     # a round nobody takes from the centre: every factory emptied by one take (a low supply)
     "azul.offer.marker-untaken=next-clockwise": RowSetup(policy="hoard", players=4),
+    # a round with no tile anywhere: all 100 tiles on walls and unfinished lines (4 players only).
+    # Some of these games never end under the row's other readings (the round's starter keeps the
+    # last tiles, which fit none of their lines, azul.offer.marker-untaken=same-starter):
+    # the watchdog's livelock ends them (docs/azul-dead-game.md).
+    "azul.prep.empty-round=stall": RowSetup(policy="lock-up", players=4),
 }
-# azul.prep.empty-round=stall has no setup yet: a round with no tile anywhere needs all 100 tiles on
-# walls and incomplete lines (4 players only: at most 20 wall tiles without a full row and 10 on
-# lines each); `hoard` gets the supply down to 4 tiles, not 0. Tried 2026-11-30 (not committed,
-# 4 players, seeds 0-9): a round-long search for takes that send nothing to the lid once bag and lid
-# are empty, after `hoard` or after first growing the walls to 56-72 tiles, leaves 2-12 tiles
-# circulating (the lines sit at length-1 in colours their wall rows already hold); 0 of 10 stalled.
 
 LETTERS = "BYRKT"        # blue yellow red black turquoise (model/azul/colours.py order)
 
