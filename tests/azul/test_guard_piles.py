@@ -61,3 +61,24 @@ def test_the_generator_asks_the_gray_wall_whether_a_colour_has_a_space(alt: str)
     offered = {str(a) for a in g.legal_actions()}
     refused = g.why_illegal(parse_action("take F1 red line 2"))
     assert ("take F1 red line 2" in offered) == (refused is None) == (alt == "allowed")
+
+
+@pytest.mark.clause("azul.component.bag", "azul.prep.bag-from-lid", "azul.prep.refill")
+@pytest.mark.parametrize("short", [0, 1, 3, 5])
+def test_a_bag_that_runs_out_mid_fill_is_refilled_from_the_lid(short: int) -> None:
+    """The bag holds `short` tiles when the next round is filled: those are drawn, then the lid's tiles
+    go into the bag and the rest of the displays come from it; every display gets 4, none is lost."""
+    g = bare(first=1)
+    s = g.state
+    settle(g)
+    s.factories[0][BLACK] = 1
+    s.bag[BLACK] -= 1
+    for c in range(5):
+        s.lid[c], s.bag[c] = s.bag[c], 0
+    for c in range(short):
+        s.lid[c] -= 1
+        s.bag[c] += 1
+    play(g, "take F1 black line 5")
+    assert s.round == 2 and all(sum(f) == 4 for f in s.factories)
+    assert sum(s.bag) + sum(s.lid) == 100 - 1 - 4 * len(s.factories)
+    assert sum(s.lid) == 0
