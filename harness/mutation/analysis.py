@@ -4,7 +4,7 @@ clauses, and judge each clause from the stored results.
 A clause is **guarded** when every mutant of its extents that is not a reviewed equivalent was
 killed by one of its tests. Invariant clauses have no model site: they are guarded when a passing
 test breaks the model on purpose and shows the invariant catching it (tests/test_invariants_catch.py for
-Duel, tests/azul/test_invariants_catch.py for classic Azul).
+Duel, tests/azul/test_azul_invariants_catch.py for classic Azul).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def model_folders(root: Path, catalogue: Catalogue) -> tuple[str, ...]:
     whose game has no folder of its own)."""
     own = f"model/{catalogue.game}" if catalogue.game else ""
     return (own,) if own and (root / own).is_dir() else MODEL_FOLDERS
-CATCH_TESTS = ("tests/test_invariants_catch.py", "tests/azul/test_invariants_catch.py")   # Duel, classic
+CATCH_TESTS = ("tests/test_invariants_catch.py", "tests/azul/test_azul_invariants_catch.py")   # Duel, classic
 NO_TRACKING_CLOCK = 600.0           # seconds for the whole suite when no tracking record exists
 
 

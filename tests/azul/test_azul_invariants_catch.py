@@ -110,7 +110,7 @@ def test_the_classic_catch_tests_guard_the_invariant_clauses(tmp_path) -> None: 
     from harness.mutation.analysis import verdicts
     from spec.loader import load_catalogue
 
-    here = "tests/azul/test_invariants_catch.py::test_invariant_catches_its_broken_rule"
+    here = "tests/azul/test_azul_invariants_catch.py::test_invariant_catches_its_broken_rule"
     tests = {f"{here}[{c}]": {"declared": [c], "fired": {}, "outcome": "passed", "duration": 1.0} for c in CASES}
     tests["tests/azul/test_azul_machine.py::test_x"] = {"declared": sorted(CASES), "fired": {}, "outcome": "passed"}
     tests[f"{here}[azul.invariant.marker]"]["outcome"] = "failed"
