@@ -13,7 +13,6 @@ import pytest
 from model.azul.start import start
 from model.clauses import recording
 from properties.azul import policy
-from properties.matrix import row_setups
 
 STALLING_SEED = 6          # a 4-player lock-up game that reaches the empty round (about 1 in 5 does)
 MAX_ACTIONS = 3000         # the test's own bound: lock-up games end or loop well before it
@@ -39,12 +38,6 @@ def test_lock_up_reaches_a_round_with_no_tile_and_the_reading_decides_it(reading
     assert sum(1 for b in s.boards for c in b.wall if c >= 0) + sum(sum(b.line_count) for b in s.boards) == 100
     assert decided.get(("azul.prep.empty-round", reading)) == 1
     assert game.is_stalled if reading == "stall" else game.is_over
-
-
-@pytest.mark.clause("azul.prep.partial-fill")
-def test_the_matrix_row_is_played_by_lock_up_with_four_players() -> None:
-    setup = row_setups("azul")["azul.prep.empty-round=stall"]
-    assert (setup.policy, setup.players, setup.context) == ("lock-up", 4, {})
 
 
 def test_one_lock_up_decision_is_bounded() -> None:
