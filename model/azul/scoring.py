@@ -4,27 +4,25 @@ from __future__ import annotations
 
 from model.azul.colours import EMPTY, MARKER, ROWS
 from model.clauses import cite, cite_alternative
-from model.errors import RuleLoopError
 
 FLOOR_PENALTIES: tuple[int, ...] = (1, 1, 2, 2, 2, 3, 3)    # azul.floor.penalties, per space from the left
 
 
 def _run(wall: list[int], cell: int, step: int, lo: int, hi: int) -> int:
-    """Tiles connected to `cell` along one axis (cell included); lo/hi bound the axis. A run lies in one
-    row or column, so it never holds more than ROWS tiles (azul.score.immediate): past that, RuleLoopError."""
-    n = 1
-    i = cell - step
-    while i >= lo and wall[i] != EMPTY:
-        n += 1
-        i -= step
-        if n > ROWS:
-            raise RuleLoopError("azul.score.immediate", ROWS, f"a run from wall cell {cell} went past {ROWS} tiles")
+    """Tiles connected to `cell` along one axis (cell included); lo/hi bound the axis."""
+    return 1 + _reach(wall, cell, -step, lo, hi) + _reach(wall, cell, step, lo, hi)
+
+
+def _reach(wall: list[int], cell: int, step: int, lo: int, hi: int) -> int:
+    """Tiles next to `cell` in one direction, up to the first gap or the axis end: a row or column
+    holds ROWS tiles, so at most ROWS - 1 are looked at (the wall bounds the loop)."""
+    n = 0
     i = cell + step
-    while i <= hi and wall[i] != EMPTY:
+    for _ in range(ROWS - 1):
+        if not lo <= i <= hi or wall[i] == EMPTY:
+            break
         n += 1
         i += step
-        if n > ROWS:
-            raise RuleLoopError("azul.score.immediate", ROWS, f"a run from wall cell {cell} went past {ROWS} tiles")
     return n
 
 

@@ -126,13 +126,9 @@ def pattern_lines(game: Game) -> list[str]:
 def dome_consistency(game: Game) -> list[str]:
     """Every Dome space shows its plate, each tile lies on a space that takes it, and each Special
     space is filled exactly when the rest of its plate is."""
-    return _dome_problems(game, ((who, range(9), range(36)) for who in range(len(game.state.players))))
+    return dome_consistency_where(game, ((who, range(9), range(36)) for who in range(len(game.state.players))))
 
 
-def dome_consistency_where(game: Game, changed: Iterable[tuple[int, Iterable[int], Iterable[int]]]) -> list[str]:
-    """dome_consistency restricted to `changed`: (player, Dome spaces, cells) that a step altered
-    (the rest of a Dome cannot have become inconsistent); the same messages as the full check."""
-    return _dome_problems(game, changed)
 
 
 def changed_domes(before: GameState, after: GameState) -> list[tuple[int, list[int], list[int]]]:
@@ -150,7 +146,9 @@ def changed_domes(before: GameState, after: GameState) -> list[tuple[int, list[i
     return out
 
 
-def _dome_problems(game: Game, where: Iterable[tuple[int, Iterable[int], Iterable[int]]]) -> list[str]:
+def dome_consistency_where(game: Game, where: Iterable[tuple[int, Iterable[int], Iterable[int]]]) -> list[str]:
+    """dome_consistency restricted to `where`: (player, Dome spaces, cells) that a step altered
+    (the rest of a Dome cannot have become inconsistent); the same messages as the full check."""
     out: list[str] = []
     tables = game.rules.tables
     for who, slots, cells in where:

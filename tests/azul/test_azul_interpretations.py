@@ -20,7 +20,7 @@ def refusal(g, text: str) -> str:  # type: ignore[no-untyped-def]
     return exc.value.clause
 
 
-@pytest.mark.clause("azul.offer.first-from-centre")
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.component.starting-marker")
 @pytest.mark.parametrize("alt", IMPLEMENTED["azul.offer.marker-on-full-floor"])
 def test_marker_on_a_full_floor(alt: str) -> None:
     g = bare(interpretations={"azul.offer.marker-on-full-floor": alt})

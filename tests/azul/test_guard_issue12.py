@@ -1,6 +1,6 @@
 """Guarding tests that bring the last classic clauses to guarded (issue 12): the empty round's marker,
-the rule-derived loop bounds of placement scoring and wall-tiling (a planted bug that would loop now
-stops at once with RuleLoopError naming its clause, instead of running into a clock), and the code that
+placement scoring's runs (bounded by the wall's size), wall-tiling's rule-derived bound (a planted bug
+that would loop stops at once with RuleLoopError naming its clause, instead of running into a clock), and the code that
 `# rule:` markers give to azul.component.bag, azul.setup.scores, azul.end.shared-win and
 azul.wall.incomplete-stay. Hand-built positions; assertions on positions, scores, outcomes, refusals
 and the clause record.
@@ -65,15 +65,14 @@ def test_a_full_row_or_column_scores_five_from_either_end(row: int, col: int, co
 
 
 @pytest.mark.clause("azul.score.immediate")
-@pytest.mark.parametrize(("step", "lo", "hi"), [(1, 0, 24), (1, 5, 19), (0, 10, 14)])
-def test_a_run_longer_than_a_row_stops_naming_the_scoring_clause(step: int, lo: int, hi: int) -> None:
-    """Counted past its row's ends (or without moving) on a full wall a run would pass ROWS tiles (or
-    never end): the count stops with RuleLoopError naming azul.score.immediate instead."""
+def test_a_run_stops_at_its_row_or_column_end_and_at_a_gap() -> None:
+    """On a full wall a run is its whole row or column (ROWS tiles), never more, and a gap ends it:
+    the count walks at most ROWS - 1 cells each way (model/azul/scoring.py _reach), so even a count
+    that does not move cannot run on."""
     full = _wall([(r, c) for r in range(ROWS) for c in range(ROWS)])
-    with pytest.raises(RuleLoopError) as exc:
-        _run(full, 12, step, lo, hi)
-    assert exc.value.clause == "azul.score.immediate" and exc.value.bound == ROWS
     assert _run(full, 12, 1, 10, 14) == ROWS and _run(full, 12, ROWS, 2, 22) == ROWS
+    gapped = _wall([(2, c) for c in range(ROWS) if c != 3])
+    assert _run(gapped, 12, 1, 10, 14) == 3 and _run(gapped, 14, 1, 10, 14) == 1
 
 
 # --- azul.wall.top-to-bottom: the tiling cursor passes each board once ----------------------------------------
@@ -238,16 +237,3 @@ def test_the_marker_is_no_tile_and_lies_on_the_floor_of_whoever_takes_it(cost: s
     paid = cost == "one-point-at-pick"
     assert [o.score for o in s.boards] == [5 - paid if i == first else 5 for i in range(3)]
     assert [(e.player, e.points) for e in events if e.kind == "penalty"] == ([(first, -1)] if paid else [])
-
-
-@pytest.mark.clause("azul.component.starting-marker", "azul.offer.first-from-centre")
-def test_a_full_floor_never_holds_the_marker_as_an_eighth_token() -> None:
-    g = bare(players=2, interpretations={"azul.offer.marker-on-full-floor": "marker-off-floor"})
-    s = g.state
-    b = s.boards[0]
-    b.floor = [BLUE] * 7
-    s.centre[RED] = 1
-    s.factories[0][BLACK] = 1
-    settle(g)
-    play(g, "take C red line 1")
-    assert s.marker == 0 and b.floor == [BLUE] * 7

@@ -170,4 +170,10 @@ def test_nobody_can_act_after_the_end_or_in_a_stall() -> None:
     assert g.is_stalled
     assert refused(g, "take F1 red line 1") == ("azul.prep.partial-fill",
                                                 "no tiles can come out this round: nobody can act (stalled)")
+    # nobody can act, yet tiles wait in the bag or in the box lid alone: the game is dead, not empty
+    dead = ("azul.end.trigger", "no tile can ever reach a wall again: nobody can act (stalled)")
+    s.bag = [1, 0, 0, 0, 0]
+    assert refused(g, "take F1 red line 1") == dead
+    s.bag, s.lid = [0] * 5, [0, 0, 1, 0, 0]
+    assert refused(g, "take F1 red line 1") == dead
 
