@@ -21,12 +21,13 @@ from model.clauses import recording
 REPEAT = 5
 
 
-@attrs.frozen
-class BenchResult:
+class Rates:
+    """Games and actions per second of a bench row with `games`, `actions` and `seconds` (ours or a
+    peer engine's)."""
+
     games: int
     actions: int
     seconds: float
-    cpu_seconds: float = 0.0
 
     @property
     def games_per_s(self) -> float:
@@ -35,6 +36,14 @@ class BenchResult:
     @property
     def actions_per_s(self) -> float:
         return rate(self.actions, self.seconds)
+
+
+@attrs.frozen
+class BenchResult(Rates):
+    games: int
+    actions: int
+    seconds: float
+    cpu_seconds: float = 0.0
 
 
 def rate(count: int, seconds: float) -> float:

@@ -18,26 +18,18 @@ from typing import Any
 
 import attrs
 
-from harness.bench import rate
+from harness.bench import Rates
 from harness.errors import UserError
 
 
 @attrs.frozen
-class PeerBench:
+class PeerBench(Rates):
     games: int
     actions: int
     seconds: float
     crashed: int          # games the peer raised in (its bugs); counted, their actions and time included
     cpu_seconds: float = 0.0              # this process's CPU time over the games (time.process_time)
     engine: str = "azul-game-engine"      # the peer's package name, for the table
-
-    @property
-    def games_per_s(self) -> float:
-        return rate(self.games, self.seconds)
-
-    @property
-    def actions_per_s(self) -> float:
-        return rate(self.actions, self.seconds)
 
 
 _TILES: tuple[Any, ...] = ()                  # the peer's Tile members, filled by _peer()
