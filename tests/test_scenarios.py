@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.scenarios import ScenarioError, load_scenario, run_scenario
+from tests.scenario_helpers import refusal, write_scenario
 
 GOOD = '''id = "t.good"
 description = "a sun pick"
@@ -30,17 +31,11 @@ p1 = { lines = ["", "RR"] }
 '''
 
 
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "s.toml"
-    path.write_text(text)
-    return path
+_write = write_scenario
 
 
 def _error(tmp_path: Path, old: str, new: str) -> ScenarioError:
-    assert old in GOOD
-    with pytest.raises(ScenarioError) as err:
-        load_scenario(_write(tmp_path, GOOD.replace(old, new, 1)))
-    return err.value
+    return refusal(tmp_path, GOOD, old, new)
 
 
 def test_good_scenario_passes(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from harness.cli import cli
 from harness.pytest_plugin import peek_scenario
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files, scenario_game
 from model.azul import IMPLEMENTED, new_game
+from tests.scenario_helpers import refusal, write_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "azul"
@@ -51,17 +52,11 @@ FACTROY = "azul.offer." + "take-factroy"
 AXS = "azul.score." + "single-axs"
 
 
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "s.toml"
-    path.write_text(text)
-    return path
+_write = write_scenario
 
 
 def _error(tmp_path: Path, old: str, new: str) -> ScenarioError:
-    assert old in GOOD
-    with pytest.raises(ScenarioError) as err:
-        load_scenario(_write(tmp_path, GOOD.replace(old, new, 1)))
-    return err.value
+    return refusal(tmp_path, GOOD, old, new)
 
 
 def _line(text: str, needle: str) -> int:
