@@ -16,7 +16,6 @@ controller writes the JSON, with the same content as a serial run.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -26,6 +25,7 @@ import pytest
 
 from model.clauses import RECORDER
 from harness.registry import DEFAULT_GAME, game_of_clause
+from harness.tracking_record import merge_into_record
 from spec import default_catalogue
 
 DEFAULT_JSON = Path(".azul-rules") / "tests.json"
@@ -209,23 +209,20 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     results = _CONFIG_RESULTS.get("results")
     if not path or results is None or not results:
         return
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    merged: dict[str, dict] = {}
-    if target.exists():
-        # A partial run updates the record of the tests it ran and keeps the others (mutation
-        # analysis selects tests from this record), dropping tests whose file is gone.
-        try:
-            ids, files = _COLLECTED.get("ids", set()), _COLLECTED.get("files", set())
-            merged = {k: v for k, v in json.loads(target.read_text()).get("tests", {}).items()
-                      if (Path(str(session.config.rootpath)) / k.split("::", 1)[0]).exists()
-                      and (k.split("::", 1)[0] not in files or k in ids)}
-        except (OSError, ValueError):
-            merged = {}
-    merged.update(results)
-    tmp = target.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"tests": dict(sorted(merged.items()))}, indent=1, sort_keys=True))
-    tmp.replace(target)
+    # A partial run updates the record of the tests it ran and keeps the others (mutation analysis
+    # selects tests from this record), dropping tests whose file is gone and those of a file it
+    # collected that it no longer holds (renamed); under a lock, merged with what is on disk then.
+    root = Path(str(session.config.rootpath))
+    ids, files = _COLLECTED.get("ids", set()), _COLLECTED.get("files", set())
+
+    def keep(nodeid: str) -> bool:
+        file = nodeid.split("::", 1)[0]
+        return (root / file).exists() and (file not in files or nodeid in ids)
+
+    try:
+        merge_into_record(Path(path), results, keep)
+    except (OSError, TimeoutError) as exc:       # the tests' verdicts stand; only the record is not updated
+        sys.stderr.write(f"azul-rules: clause tracking record {path} not updated: {exc}\n")
 
 
 # --- scenario files are collected as tests (test id = scenario id) ---------------------------
