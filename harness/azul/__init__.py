@@ -9,6 +9,7 @@ GAME = GameEntry(
     new_game="model.azul.start:start",
     invariants="properties.azul.hooks:state_invariants",
     step_invariants="properties.azul.hooks:step_invariants",
+    incremental_invariants="properties.azul.hooks:incremental_invariants",
     invariant_table="properties.azul.hooks:INVARIANT_TABLE",
     policies="properties.azul.policy:POLICIES",
     phase_graph="model.azul.phases:phase_graph",

@@ -17,7 +17,7 @@ from model.azul.start import WALL_SIDE
 from model.azul.universe import candidate_actions
 from model.events import Event
 from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
-from properties.azul.invariants import INVARIANTS
+from properties.azul.invariants import INVARIANTS, incremental
 from properties.azul.program import MachineFailure, Program
 from properties.machine_hooks import Draw, FailedStep, MachineHooks, MachineRecord, MachineSetup, Problem
 from properties.matrix import RowSetup
@@ -56,6 +56,15 @@ LETTERS = "BYRKT"        # blue yellow red black turquoise (model/azul/colours.p
 def state_invariants(game: Game, *, physical_only: bool = False) -> list[Violation]:
     return [(inv.name, inv.clauses[0], problem) for inv in INVARIANTS
             if inv.physical or not physical_only for problem in inv(game)]
+
+
+_FIRST_CLAUSE: dict[str, str] = {inv.name: inv.clauses[0] for inv in INVARIANTS}
+
+
+def incremental_invariants(before: Game, game: Game, events: Sequence[Event]) -> list[Violation]:
+    """The state invariants checked only where the step changed the table (properties.azul.invariants
+    .incremental); checked play runs the full `state_invariants` every few steps and at each phase end."""
+    return [(name, _FIRST_CLAUSE[name], problem) for name, problem in incremental(before, game)]
 
 
 def step_invariants(before: Game, game: Game, events: list[Event], step: int, action: Action | None,

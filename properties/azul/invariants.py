@@ -14,7 +14,7 @@ import attrs
 from model.azul.colours import COLOURS, EMPTY, MARKER, NUM_COLOURS, ROWS, TILES_PER_COLOUR, printed_colour
 from model.azul.dead_game import walls_can_change
 from model.azul.game import Game
-from model.azul.state import CENTRE, FLOOR_SPACES, NOBODY, OFFER, OVER, TILING
+from model.azul.state import CENTRE, FLOOR_SPACES, NOBODY, OFFER, OVER, TILING, AzulState, Board
 
 
 @attrs.frozen
@@ -55,48 +55,64 @@ def tile_conservation(game: Game) -> list[str]:
     return out
 
 
-def floor_capacity(game: Game) -> list[str]:
-    return [f"P{i + 1}'s floor holds {len(b.floor)} (> {FLOOR_SPACES})"
-            for i, b in enumerate(game.state.boards) if len(b.floor) > FLOOR_SPACES]
+# Each board invariant is checked board by board: the full check runs every board, the incremental
+# one (`incremental`, below) only the boards a step changed.
+
+def _floor_capacity(game: Game, i: int, b: Board) -> list[str]:
+    return [f"P{i + 1}'s floor holds {len(b.floor)} (> {FLOOR_SPACES})"] if len(b.floor) > FLOOR_SPACES else []
 
 
-def score_floor(game: Game) -> list[str]:
-    return [f"P{i + 1} scores {b.score}" for i, b in enumerate(game.state.boards) if b.score < 0]
+def _score_floor(game: Game, i: int, b: Board) -> list[str]:
+    return [f"P{i + 1} scores {b.score}"] if b.score < 0 else []
 
 
-def pattern_lines(game: Game) -> list[str]:
+def _pattern_lines(game: Game, i: int, b: Board) -> list[str]:
     out = []
     gray = game.rules.gray
-    for i, b in enumerate(game.state.boards):
-        for line in range(ROWS):
-            n, colour = b.line_count[line], b.line_colour[line]
-            if not 0 <= n <= line + 1:
-                out.append(f"P{i + 1} line {line + 1} holds {n} tiles")
-            if (n == 0) != (colour == EMPTY):
-                out.append(f"P{i + 1} line {line + 1}: {n} tiles, colour {colour}")
-            if n and colour in b.wall[line * ROWS:(line + 1) * ROWS]:
-                out.append(f"P{i + 1} line {line + 1} holds {COLOURS[colour]}, which its wall row holds"
-                           + (" (gray)" if gray else ""))
+    for line in range(ROWS):
+        n, colour = b.line_count[line], b.line_colour[line]
+        if not 0 <= n <= line + 1:
+            out.append(f"P{i + 1} line {line + 1} holds {n} tiles")
+        if (n == 0) != (colour == EMPTY):
+            out.append(f"P{i + 1} line {line + 1}: {n} tiles, colour {colour}")
+        if n and colour in b.wall[line * ROWS:(line + 1) * ROWS]:
+            out.append(f"P{i + 1} line {line + 1} holds {COLOURS[colour]}, which its wall row holds"
+                       + (" (gray)" if gray else ""))
     return out
 
 
-def wall_colours(game: Game) -> list[str]:
+def _wall_colours(game: Game, i: int, b: Board) -> list[str]:
+    w = b.wall
+    if not game.rules.gray:
+        return [f"P{i + 1} wall r{cell // ROWS + 1} c{cell % ROWS + 1} holds {COLOURS[t]}, printed "
+                f"{COLOURS[printed_colour(cell // ROWS, cell % ROWS)]}"
+                for cell, t in enumerate(w) if t != EMPTY and t != printed_colour(cell // ROWS, cell % ROWS)]
     out = []
-    for i, b in enumerate(game.state.boards):
-        w = b.wall
-        if not game.rules.gray:
-            out += [f"P{i + 1} wall r{cell // ROWS + 1} c{cell % ROWS + 1} holds {COLOURS[t]}, printed "
-                    f"{COLOURS[printed_colour(cell // ROWS, cell % ROWS)]}"
-                    for cell, t in enumerate(w) if t != EMPTY and t != printed_colour(cell // ROWS, cell % ROWS)]
-            continue
-        for k in range(ROWS):
-            row = [t for t in w[k * ROWS:(k + 1) * ROWS] if t != EMPTY]
-            col = [t for t in w[k::ROWS] if t != EMPTY]
-            if len(set(row)) != len(row):
-                out.append(f"P{i + 1} gray wall row {k + 1} repeats a colour: {row}")
-            if len(set(col)) != len(col):
-                out.append(f"P{i + 1} gray wall column {k + 1} repeats a colour: {col}")
+    for k in range(ROWS):
+        row = [t for t in w[k * ROWS:(k + 1) * ROWS] if t != EMPTY]
+        col = [t for t in w[k::ROWS] if t != EMPTY]
+        if len(set(row)) != len(row):
+            out.append(f"P{i + 1} gray wall row {k + 1} repeats a colour: {row}")
+        if len(set(col)) != len(col):
+            out.append(f"P{i + 1} gray wall column {k + 1} repeats a colour: {col}")
     return out
+
+
+BoardCheck = Callable[[Game, int, Board], list[str]]
+
+
+def _every_board(check: BoardCheck) -> Callable[[Game], list[str]]:
+    def whole(game: Game) -> list[str]:
+        return [m for i, b in enumerate(game.state.boards) for m in check(game, i, b)]
+    whole.__name__ = check.__name__.lstrip("_")
+    whole.__doc__ = check.__doc__
+    return whole
+
+
+floor_capacity = _every_board(_floor_capacity)
+score_floor = _every_board(_score_floor)
+pattern_lines = _every_board(_pattern_lines)
+wall_colours = _every_board(_wall_colours)
 
 
 def marker(game: Game) -> list[str]:
@@ -172,3 +188,65 @@ def check_all(game: Game, *, physical_only: bool = False) -> list[str]:
     """Every violation, as 'invariant-name [clause]: what is wrong'."""
     return [f"{inv.name} [{inv.clauses[0]}]: {problem}" for inv in INVARIANTS
             if inv.physical or not physical_only for problem in inv(game)]
+
+
+# --- checked only where a step changed the table (checked play: properties/simulate.py) ----------
+
+_BOARD_CHECKS: tuple[tuple[str, BoardCheck], ...] = (
+    ("floor-capacity", _floor_capacity), ("score-floor", _score_floor),
+    ("pattern-lines", _pattern_lines), ("wall-colours", _wall_colours),
+)
+PILES: tuple[str, ...] = ("bag", "lid", "centre")
+
+
+def _tile_delta(before: AzulState, after: AzulState, boards: list[int], factories: list[int],
+                piles: list[str]) -> list[int]:
+    """Per colour, tiles in the changed places after the step minus before (0s: none appeared or vanished)."""
+    delta = [0] * NUM_COLOURS
+    for sign, s in ((-1, before), (1, after)):
+        for name in piles:
+            for c, n in enumerate(getattr(s, name)):
+                delta[c] += sign * n
+        for f in factories:
+            for c, n in enumerate(s.factories[f]):
+                delta[c] += sign * n
+        for i in boards:
+            b = s.boards[i]
+            for line in range(ROWS):
+                if b.line_count[line] and 0 <= b.line_colour[line] < NUM_COLOURS:
+                    delta[b.line_colour[line]] += sign * b.line_count[line]
+            for t in b.floor:
+                if t != MARKER:
+                    delta[t] += sign
+            for t in b.wall:
+                if t != EMPTY:
+                    delta[t] += sign
+    return delta
+
+
+def incremental(before: Game, game: Game) -> list[tuple[str, str]]:
+    """(invariant name, message) of the invariants a step can break only where it changed the table,
+    checked there: tile conservation over the piles, factories and boards that changed (the
+    change of their total, which is the change of the whole table's; on any change or a negative
+    pile the full check names it), the board invariants on the boards that changed, the marker when
+    it or a floor moved, the round's end, and the end condition on the boards whose wall changed.
+    `stall` is left to the full check (run at every phase end and the game's end)."""
+    a, s = before.state, game.state
+    boards = [i for i, (x, y) in enumerate(zip(a.boards, s.boards, strict=True)) if x != y]
+    factories = [f for f, (x, y) in enumerate(zip(a.factories, s.factories, strict=True)) if x != y]
+    piles = [name for name in PILES if getattr(a, name) != getattr(s, name)]
+    out: list[tuple[str, str]] = []
+    negative = any(n < 0 for name in piles for n in getattr(s, name)) or any(
+        n < 0 for f in factories for n in s.factories[f])
+    if negative or any(_tile_delta(a, s, boards, factories, piles)):
+        out += [("tile-conservation", m) for m in tile_conservation(game)]
+    for name, check in _BOARD_CHECKS:
+        out += [(name, m) for i in boards for m in check(game, i, s.boards[i])]
+    if a.marker != s.marker or any(a.boards[i].floor != s.boards[i].floor for i in boards):
+        out += [("marker", m) for m in marker(game)]
+    out += [("round-end", m) for m in round_end(game)]
+    if s.phase == OFFER:
+        out += [("end-condition", f"P{i + 1} has a complete wall row in round {s.round}, phase {s.phase}")
+                for i in boards if a.boards[i].wall != s.boards[i].wall
+                and any(s.boards[i].row_full(r) for r in range(ROWS))]
+    return out

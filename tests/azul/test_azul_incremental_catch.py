@@ -1,0 +1,42 @@
+"""Classic checked play with incremental invariants (issue 13): after each step only the places the step
+changed are checked (properties.azul.invariants.incremental), the full state invariants every
+`full_every` steps and at each phase end. Each planted bug of the classic catch tests must still be
+reported at the very step it first shows, as a check of every invariant after every step reports
+it, with the full check pushed out of reach mid-round (`full_every` far beyond any game)."""
+
+from __future__ import annotations
+
+import pytest
+
+from properties.azul import hooks
+from properties.simulate import play_checked
+from tests.azul.test_azul_invariants_catch import CASES
+
+NEVER = 10**6          # no step of a game is a multiple: mid-round, only the incremental check runs
+
+
+def _first_failure(seed: int, full_every: int) -> tuple[str | None, int]:
+    report = play_checked(seed, record=False, deep_every=0, policy="uniform", game="azul", players=2,
+                          full_every=full_every, max_steps=400)
+    return (report.failure[0] if report.failure else None), report.failure_step
+
+
+@pytest.mark.parametrize("clause", [pytest.param(c, marks=pytest.mark.clause(c)) for c in sorted(CASES)])
+def test_the_incremental_check_reports_a_broken_rule_at_its_step(clause: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    name, breaker = CASES[clause]
+    breaker(monkeypatch)
+    every_step = _first_failure(0, 1)
+    assert every_step[0] == name, f"the full check every step reported {every_step}"
+    assert _first_failure(0, NEVER) == every_step
+
+
+def test_the_unbroken_model_passes_the_incremental_check() -> None:
+    for seed in range(3):
+        assert _first_failure(seed, NEVER) == (None, _first_failure(seed, 1)[1])
+
+
+def test_classic_checked_play_runs_the_incremental_check() -> None:
+    from harness.registry import get_game
+
+    assert get_game("azul").load("incremental_invariants") is hooks.incremental_invariants
