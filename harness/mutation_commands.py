@@ -16,6 +16,7 @@ from harness.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.mutation.analysis import changed_clauses, orphaned_equivalents, plan, run, stale, verdicts
 from harness.mutation.runner import MutantResult, run_all
+from harness.mutation.selection import stale_tracking_note
 from harness.mutation.store import RESULTS, diff_key, load_results, save_results
 from harness.pytest_plugin import DEFAULT_JSON
 from harness.game_option import game_option
@@ -56,6 +57,8 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
     catalogue = default_catalogue(game)
     tracking = tracking if tracking.is_absolute() else ROOT / tracking
     plans = plan(ROOT, catalogue, tracking)
+    if note := stale_tracking_note(ROOT, tracking):
+        console.print(note, markup=False, highlight=False, soft_wrap=True)
     known = sorted(plans)
     for cid in clauses:
         if cid not in plans:

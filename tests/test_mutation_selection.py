@@ -60,7 +60,9 @@ def _tracking(path: Path, durations: dict[str, float]) -> Path:
 
 
 def test_the_plan_runs_in_stages_and_its_hash_does_not_move_with_measured_durations(tmp_path: Path) -> None:
-    a, b = "tests/test_model_scoring.py::x", "tests/test_model_scoring.py::y"
+    # Tests that exist (a tracked test that is gone is not selected: tests/test_tracking_stale.py).
+    a, b = "tests/test_model_setup.py::test_setup_lays_out_the_table", \
+        "tests/test_model_setup.py::test_turns_alternate_from_the_starting_player"
     catalogue = default_catalogue()
     one = plan(ROOT, catalogue, _tracking(tmp_path / "one.json", {a: 0.01, b: 2.0}))[CLAUSE]
     two = plan(ROOT, catalogue, _tracking(tmp_path / "two.json", {a: 3.0, b: 0.02}))[CLAUSE]

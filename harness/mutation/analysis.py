@@ -67,7 +67,7 @@ class ClauseVerdict:
 def plan(root: Path, catalogue: Catalogue, tracking: Path) -> dict[str, ClausePlan]:
     resolve = id_resolver(catalogue)
     ext = extents(root, model_folders(root, catalogue), resolve)
-    records = load_tracking(tracking, resolve)
+    records = load_tracking(tracking, resolve, root)      # tests that still exist
     out: dict[str, ClausePlan] = {}
     for clause in catalogue.clauses:
         exts = tuple(ext.get(clause.id, ()))

@@ -15,8 +15,11 @@ timeout, never a kill). When no tracking exists for a clause, the whole suite ru
 
 from __future__ import annotations
 
+import ast
 import json
-from collections.abc import Mapping, Sequence
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +40,15 @@ class TestRecord:
         return self.nodeid.split("::", 1)[0]
 
 
-def load_tracking(path: Path, resolve: Mapping[str, str]) -> list[TestRecord]:
-    """The suite's per-test record (written by the pytest plugin's --clause-json)."""
+def load_tracking(path: Path, resolve: Mapping[str, str], root: Path | None = None) -> list[TestRecord]:
+    """The suite's per-test record (written by the pytest plugin's --clause-json). With `root`, a test
+    that no longer exists under it (renamed, removed: see `missing_tests`) is left out: selected, it
+    would end its mutants' runs with pytest's 'not found' (exit 4), counted as errors."""
     if not path.exists():
         return []
+    if root is not None:
+        gone = set(missing_tests(root, _tracked_ids(path)))
+        return [r for r in load_tracking(path, resolve) if r.nodeid not in gone]
     data: dict[str, Any] = json.loads(path.read_text())["tests"]
     out = []
     for nodeid, entry in sorted(data.items()):
@@ -50,6 +58,95 @@ def load_tracking(path: Path, resolve: Mapping[str, str]) -> list[TestRecord]:
                               entry.get("outcome") == "passed", sum(int(v) for v in entry.get("fired", {}).values())))
     return out
 
+
+
+def _tracked_ids(path: Path) -> list[str]:
+    return sorted(json.loads(path.read_text())["tests"])
+
+
+# --- does a tracked test still exist? (read from the files, nothing is collected or run) ---------
+
+def missing_tests(root: Path, nodeids: Iterable[str]) -> list[str]:
+    """The node ids whose test is gone: its file is missing, a test module no longer binds its name
+    (function or class, also by assignment or import), a class without base classes no longer has
+    its method, or a scenario file now has another id. When unsure (a star import, a file that does
+    not parse), a test counts as present: pytest then says what it finds."""
+    return [nodeid for nodeid in nodeids if not _present(root, nodeid)]
+
+
+def _present(root: Path, nodeid: str) -> bool:
+    file, *names = nodeid.split("::")
+    path = root / file
+    if not path.is_file():
+        return False
+    names = [n.split("[", 1)[0] for n in names]          # parametrised ids: the function's name
+    if not names:
+        return True
+    if path.suffix == ".toml":
+        return names[0] == _scenario_id(path)
+    if path.suffix != ".py":
+        return True
+    module = _module_names(path)
+    if module is None:
+        return True
+    bound, classes = module
+    if names[0] not in bound:
+        return False
+    methods = classes.get(names[0])
+    return methods is None or len(names) < 2 or names[1] in methods
+
+
+@lru_cache(maxsize=512)
+def _scenario_id(path: Path) -> str | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    sid = data.get("id")
+    return sid if isinstance(sid, str) and sid else path.stem     # as the pytest plugin names it
+
+
+@lru_cache(maxsize=512)
+def _module_names(path: Path) -> tuple[frozenset[str], dict[str, frozenset[str]]] | None:
+    """The names a test module binds at top level, and the methods of its classes that have no base
+    class (one with bases may inherit its tests, so it is not checked); None when unsure."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return None
+    bound: set[str] = set()
+    classes: dict[str, frozenset[str]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.ClassDef):
+            bound.add(node.name)
+            if not node.bases:
+                classes[node.name] = frozenset(n.name for n in node.body
+                                               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if any(a.name == "*" for a in node.names):
+                return None
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        else:                                    # assignments, definitions inside if/try/with blocks
+            for n in ast.walk(node):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    bound.add(n.id)
+                elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    bound.add(n.name)
+    return frozenset(bound), classes
+
+
+def stale_tracking_note(root: Path, tracking: Path, limit: int = 3) -> str | None:
+    """One line naming the tracked tests that no longer exist (they are not selected), or None."""
+    if not tracking.exists():
+        return None
+    gone = missing_tests(root, _tracked_ids(tracking))
+    if not gone:
+        return None
+    shown = ", ".join(gone[:limit]) + (f" and {len(gone) - limit} more" if len(gone) > limit else "")
+    return (f"{len(gone)} test(s) in {tracking} no longer exist and are not selected (renamed or removed): "
+            f"{shown}; a pytest run of their files refreshes the record")
 
 # The mutation analysis's own tests plant mutants themselves: never run them against a mutant.
 NOT_SELECTED = ("tests/test_mutation.py",)
