@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import attrs
+
 from model.duel.actions import Action, Kind
 from model.duel.colours import EMPTY, WILD
 from model.duel.dome import band_full, matching_cells
@@ -66,8 +68,28 @@ def careful(game: Game, actions: list[Action], rng: random.Random) -> Action:
 
 
 # --- greedy ---------------------------------------------------------------------------------------
+# One greedy choice scores every legal action of one player against the same position, so what only
+# depends on that player's board is worked out once per choice (`_Board`): which colours each Dome
+# row can still take, and the best value of a line pick or a plate by what it is. The values are
+# the same floats (sums of halves) as scoring each action from scratch: same seed, same games.
 
-def _line_value(pl: Player, line: int, colour: int, n: int, placed: int | None = None) -> float:
+Rows = tuple[frozenset[int], ...]
+
+
+def _open_kinds(pl: Player) -> Rows:
+    """Per Dome row, the space kinds of its empty cells (a colour fits where its own kind or a
+    wild space is: `matching_cells` non-empty)."""
+    tiles, spaces = pl.dome_tile, pl.dome_space
+    return tuple(frozenset(spaces[c] for c in range(r * 6, r * 6 + 6) if tiles[c] == EMPTY) for r in range(6))
+
+
+def _fits(rows: Rows, line: int, colour: int) -> bool:
+    kinds = rows[line]
+    return colour in kinds or WILD in kinds
+
+
+def _line_value(pl: Player, line: int, colour: int, n: int, placed: int | None = None,
+                rows: Rows | None = None) -> float:
     """How good it is to put n tiles of `colour` on pattern line `line` (1-6; 0 = Broken tiles)."""
     if line == 0:
         return -2.0 * n - len(pl.broken)
@@ -75,7 +97,7 @@ def _line_value(pl: Player, line: int, colour: int, n: int, placed: int | None =
     room = line - pl.line_count[i]
     put = min(n, room) if placed is None else placed
     over = n - put
-    open_space = bool(matching_cells(pl, i, colour))
+    open_space = _fits(rows, i, colour) if rows is not None else bool(matching_cells(pl, i, colour))
     value = float(put) - 2.0 * over - 0.5 * len(pl.broken) * bool(over)
     if pl.line_count[i] + put == line:
         value += (4.0 + line) if open_space else (1.0 if not band_full(pl, i) else -2.0 * line)
@@ -84,30 +106,33 @@ def _line_value(pl: Player, line: int, colour: int, n: int, placed: int | None =
     return value
 
 
-def _best_line(pl: Player, colour: int, n: int) -> float:
+def _best_line(pl: Player, colour: int, n: int, rows: Rows | None = None) -> float:
     best = _line_value(pl, 0, colour, n)
     for line in range(1, 7):
         i = line - 1
         if line - pl.line_count[i] > 0 and pl.line_colour[i] in (EMPTY, colour):
-            best = max(best, _line_value(pl, line, colour, n))
+            best = max(best, _line_value(pl, line, colour, n, rows=rows))
     return best
+
+
+_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(rr * 3 + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= rr < 3 and 0 <= cc < 3)
+    for r, c in (divmod(slot, 3) for slot in range(9)))
+
+
+def _row_match(pl: Player, row: int, a: int, b: int) -> float:
+    """What a plate's two spaces (a, b) on Dome row `row` add: the row's line can move onto them."""
+    colour = pl.line_colour[row]
+    if colour != EMPTY and (a == colour or a == WILD or b == colour or b == WILD):
+        return 2.0 + pl.line_count[row]
+    return 0.0
 
 
 def _placement_value(game: Game, pl: Player, plate: int, slot: int, rot: int) -> float:
     spaces = game.rules.tables.plate(plate).rotations[rot]
-    value = 0.0
     top = 2 * (slot // 3)
-    for k, row in enumerate((top, top + 1)):
-        colour = pl.line_colour[row]
-        wanted = {colour} if colour != EMPTY else set()
-        for space in spaces[2 * k:2 * k + 2]:
-            if space in wanted or (space == WILD and wanted):
-                value += 2.0 + pl.line_count[row]
-                wanted = set()
-    r, c = divmod(slot, 3)
-    value += 0.5 * sum(1 for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-                       if 0 <= rr < 3 and 0 <= cc < 3 and pl.plates[rr * 3 + cc])
-    return value
+    return (_row_match(pl, top, spaces[0], spaces[1]) + _row_match(pl, top + 1, spaces[2], spaces[3])
+            + 0.5 * sum(1 for s in _NEIGHBOURS[slot] if pl.plates[s]))
 
 
 def _best_placement(game: Game, pl: Player, plate: int) -> float:
@@ -115,20 +140,43 @@ def _best_placement(game: Game, pl: Player, plate: int) -> float:
                 for rot in range(4)), default=0.0)
 
 
-def _turn_value(game: Game, who: int, a: Action) -> float:
+@attrs.define
+class _Board:
+    """One player's board as one greedy choice sees it, with what its actions share worked out once."""
+
+    game: Game
+    pl: Player
+    rows: Rows
+    lines: dict[tuple[int, int], float] = attrs.field(factory=dict)
+    plates: dict[int, float] = attrs.field(factory=dict)
+
+    def best_line(self, colour: int, n: int) -> float:
+        key = (colour, n)
+        if key not in self.lines:
+            self.lines[key] = _best_line(self.pl, colour, n, self.rows)
+        return self.lines[key]
+
+    def best_placement(self, plate: int) -> float:
+        if plate not in self.plates:
+            self.plates[plate] = _best_placement(self.game, self.pl, plate)
+        return self.plates[plate]
+
+
+def _turn_value(game: Game, who: int, a: Action, board: _Board | None = None) -> float:
     s = game.state
     pl = s.players[who]
+    board = board or _Board(game, pl, _open_kinds(pl))
     k = a.kind
     if k is Kind.SUN:
         f, colour = a.args
         sun = s.large.sun if f == 0 else s.small[f - 1].sun
-        return _best_line(pl, colour, sun[colour])
+        return board.best_line(colour, sun[colour])
     if k is Kind.MOON:
         colour = a.args[0]
         n = s.large.moon[colour] + sum(1 for fac in s.small if fac.moon and fac.moon[-1] == colour)
-        return _best_line(pl, colour, n) - (1.5 if s.large.moon[colour] and s.large.start_tile else 0.0)
+        return board.best_line(colour, n) - (1.5 if s.large.moon[colour] and s.large.start_tile else 0.0)
     if k is Kind.TAKE_PLATE:
-        return 0.5 + _best_placement(game, pl, s.display[a.args[0]])
+        return 0.5 + board.best_placement(s.display[a.args[0]])
     if k is Kind.DRAW_PLATE:
         return 0.5 - (1.0 if pl.score > 0 else 0.0)
     if k is Kind.CHIP:
@@ -136,23 +184,24 @@ def _turn_value(game: Game, who: int, a: Action) -> float:
     return -100.0                                   # pass: only when nothing else is legal
 
 
-def _decision_value(game: Game, who: int, a: Action) -> float:
+def _decision_value(game: Game, who: int, a: Action, board: _Board | None = None) -> float:
     s = game.state
     pl = s.players[who]
+    board = board or _Board(game, pl, _open_kinds(pl))
     p = s.pending
     assert p is not None
     k = a.kind
     if k is Kind.LINE:
         colour, n = p.data
-        return _line_value(pl, a.args[0], colour, n, a.args[1] if len(a.args) > 1 else None)
+        return _line_value(pl, a.args[0], colour, n, a.args[1] if len(a.args) > 1 else None, board.rows)
     if k is Kind.PLACE_PLATE:
         return _placement_value(game, pl, p.data[0], *a.args)
     if k is Kind.KEEP_PLATE:
-        return _best_placement(game, pl, a.args[0])
+        return board.best_placement(a.args[0])
     if k is Kind.DRAW_PLATE:
         return -1.0                                 # keep what was drawn rather than pay again
     if k is Kind.TAKE_PLATE:                        # opening pick
-        return _best_placement(game, pl, s.display[a.args[0]])
+        return board.best_placement(s.display[a.args[0]])
     if k is Kind.BONUS:
         return 10.0 - len(a.args)
     if k is Kind.NO_BONUS:
@@ -171,7 +220,9 @@ def greedy(game: Game, actions: list[Action], rng: random.Random) -> Action:
         return actions[0]
     who = game.current_player
     value = _turn_value if game.state.pending is None else _decision_value
-    scored = [value(game, who, a) for a in actions]
+    pl = game.state.players[who]
+    board = _Board(game, pl, _open_kinds(pl))
+    scored = [value(game, who, a, board) for a in actions]
     best = max(scored)
     return rng.choice([a for a, v in zip(actions, scored, strict=True) if v >= best - 1e-9])
 
