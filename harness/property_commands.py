@@ -109,6 +109,7 @@ def simulate_command(game: str, players: int | None, games: int, seed: int, jobs
     for seat, n in stats["wins"].items():
         table.add_row(f"wins {seat}", str(n))
     table.add_row("draws", str(stats["draws"]))
+    table.add_row("stalled (nobody can act)", str(stats["stalled"]))
     table.add_row("ties (equal points)", str(stats["ties"]))
     for name, n in stats["branches"].items():
         table.add_row(name, str(n))

@@ -32,7 +32,8 @@ def campaign_statistics(report: CampaignReport) -> dict[str, Any]:
                                        for i, n in enumerate(buckets) if n}
     seats = max((len(g.scores) for g in gs), default=2)
     stats["wins"] = {f"P{seat + 1}": sum(g.winner == seat for g in finished) for seat in range(seats)}
-    stats["draws"] = sum(g.winner is None for g in finished)
+    stats["stalled"] = sum(g.stalled for g in finished)      # nobody can act: no winner, not a draw
+    stats["draws"] = sum(g.winner is None and not g.stalled for g in finished)
     stats["ties"] = sum(list(g.scores).count(max(g.scores)) > 1 for g in finished if g.scores)
     stats["branches"] = dict(sorted(report.totals("branches").items()))
     stats["draw_turns"] = {str(k): v for k, v in sorted(report.totals("draws").items())}

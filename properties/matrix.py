@@ -12,7 +12,7 @@ a measurement: how often the row's own alternatives were cited deciding in its g
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +20,16 @@ import attrs
 
 from harness.cluster import Workers, opened, workers_of
 from harness.registry import DEFAULT_GAME, UnknownGame, get_game
-from properties.simulate import WATCHDOG_FAILURES, run_campaign, write_failure
+from properties.simulate import NO_ACTION, WATCHDOG_FAILURES, run_campaign, write_failure
 from properties.watchdog import DEFAULT_GAME_SECONDS, limit_memory
 
 
 def columns(game: str = DEFAULT_GAME) -> tuple[str, ...]:
-    """The game's invariants (state, then step), then the watchdogs' failures (a game that never
-    ends, a rule loop past its bound, a crash)."""
-    return tuple(get_game(game).load("invariant_table")) + WATCHDOG_FAILURES
+    """The game's invariants (state, then step), then the failures that are none of them: no legal
+    action in a game neither over nor stalled (unless the game has an invariant of that name), and
+    the watchdogs' (a game that never ends, a rule loop past its bound, a crash)."""
+    table = tuple(get_game(game).load("invariant_table"))
+    return table + tuple(name for name in (NO_ACTION, *WATCHDOG_FAILURES) if name not in table)
 
 
 @attrs.frozen
@@ -110,20 +112,34 @@ def run_matrix(games: int, seed: int = 0, jobs: int | Workers = 1, out: Path | N
                progress: Callable[[int], None] | None = None,
                game_seconds: float = DEFAULT_GAME_SECONDS,
                on_row: Callable[[int, int, str], None] | None = None, game: str = DEFAULT_GAME,
-               players: int | None = None) -> list[MatrixRow]:
+               players: int | None = None, only: Sequence[str] | None = None) -> list[MatrixRow]:
     """Each row is a campaign of `games` checked games; each game is watched (`game_seconds`, and
     the step bound), so a row that livelocks shows `livelock` instead of hanging the matrix.
     `on_row(k, n, label)` is called as row k (from 1) of n starts. `jobs`: a worker count or a
-    `Workers` (harness.cluster), opened once for every row."""
+    `Workers` (harness.cluster), opened once for every row. `only`: play just these rows (labels
+    as matrix_rows gives them; an unknown one is an UnknownGame naming it)."""
+    rows = _chosen_rows(game, only)
     with opened(workers_of(jobs), initializer=limit_memory) as workers:
-        return _run_rows(games, seed, workers, out, progress, game_seconds, on_row, game, players)
+        return _run_rows(games, seed, workers, out, progress, game_seconds, on_row, game, players, rows)
+
+
+def _chosen_rows(game: str, only: Sequence[str] | None) -> list[tuple[str, dict[str, str]]]:
+    from spec.suggest import did_you_mean
+
+    rows = matrix_rows(game)
+    if only is None:
+        return rows
+    labels = [label for label, _ in rows]
+    for label in only:
+        if label not in labels:
+            raise UnknownGame(f"no matrix row {label!r} in game {game!r}{did_you_mean(label, labels)}")
+    return [row for row in rows if row[0] in only]
 
 
 def _run_rows(games: int, seed: int, jobs: Workers, out: Path | None, progress: Callable[[int], None] | None,
               game_seconds: float, on_row: Callable[[int, int, str], None] | None, game: str,
-              players: int | None) -> list[MatrixRow]:
+              players: int | None, rows: list[tuple[str, dict[str, str]]]) -> list[MatrixRow]:
     result = []
-    rows = matrix_rows(game)
     setups = row_setups(game)
     for k, (label, own) in enumerate(rows, 1):
         setup = setups.get(label, RowSetup())      # a rare situation's policy, players, context

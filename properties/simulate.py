@@ -30,6 +30,11 @@ from properties.watchdog import DEFAULT_GAME_SECONDS, GameWatchdog, Livelock, St
 # `progress_clauses`), a rule loop past its bound (the clause comes from the error), a crash.
 WATCHDOG_FAILURES: tuple[str, ...] = ("livelock", "rule-loop", "model-error")
 
+# A game neither over nor stalled (the model's `is_stalled`) that offers no legal action: the model
+# contradicts itself. A game may name one of its own invariants so (then its clauses are the
+# invariant's); otherwise the counterexample names the entry's `progress_clauses`.
+NO_ACTION = "progress"
+
 # Checked play runs a game's full state invariants every FULL_EVERY steps, at every phase end and at
 # the game's end, when the game has incremental invariants (checked after every step where it
 # changed the table); a broken state is then reported at most FULL_EVERY - 1 steps late.
@@ -142,12 +147,15 @@ def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_
                                 substeps, full_every)
         except (Livelock, RuleLoopError, Exception) as exc:
             failure, failure_clauses = _watchdog_failure(exc, _phase(played), entry)
-        outcome = played.outcome() if failure is None or failure[0] not in WATCHDOG_FAILURES else None
+        ran = failure is None or failure[0] not in WATCHDOG_FAILURES     # the game's state can be asked
+        outcome = played.outcome() if ran else None
+        stalled = ran and played.is_stalled
         return GameReport(
             seed=seed, rounds=int(getattr(played.state, "round", 0)), actions=len(log),
             scores=tuple(entry.load("scores")(played)),
-            winner=outcome.winner if outcome else None, reason=outcome.reason if outcome else "unfinished",
-            stalled=played.is_stalled if failure is None or failure[0] not in WATCHDOG_FAILURES else False,
+            winner=outcome.winner if outcome else None,
+            reason=outcome.reason if outcome else "stalled" if stalled else "unfinished",
+            stalled=stalled,
             failure=failure, failure_step=len(log), branches=branches, draws=draws,
             clause_hits=Counter(RECORDER.clauses) if record else Counter(),
             alt_hits=Counter(RECORDER.alternatives) if record else Counter(),
@@ -184,11 +192,13 @@ def substep(game: Game, entry: GameEntry | None = None) -> str:
 def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdog: GameWatchdog,
           counter: StepCounter, log: list[str], branches: Counter[str], draws: Counter[int], deep_every: int,
           substeps: Counter[tuple[str, str]] | None = None, full_every: int = FULL_EVERY) -> tuple[str, str] | None:
-    """Play `game` to its end; the first failure (invariant, message), or None. `substeps` counts
-    the transitions between sub-steps (substep) the actions made. The full state invariants run
-    after every step, or (a game with incremental invariants, `full_every` > 1) after every
-    `full_every`-th step, every step that ends a phase and the last step, the incremental ones
-    after each step."""
+    """Play `game` to its end, or until the model says it is stalled (nobody can act: a legitimate
+    outcome of some readings, which the game's full state invariants then judge); the first failure
+    (invariant, message), or None. A game neither over nor stalled without a legal action fails as
+    NO_ACTION. `substeps` counts the transitions between sub-steps (substep) the actions made. The
+    full state invariants run after every step, or (a game with incremental invariants,
+    `full_every` > 1) after every `full_every`-th step, every step that ends a phase and the last
+    step, the incremental ones after each step."""
     state_invariants = entry.load("invariants")
     step_invariants = entry.load("step_invariants") if entry.has("step_invariants") else None
     incremental = entry.load("incremental_invariants") if entry.has("incremental_invariants") else None
@@ -203,7 +213,12 @@ def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdo
         watchdog.tick(game, step)
         actions = game.legal_actions()
         if not actions:
-            return ("progress", f"stalled in round {getattr(game.state, 'round', '?')}")
+            where = f"round {getattr(game.state, 'round', '?')}, phase {_phase(game)}"
+            if not game.is_stalled:
+                return (NO_ACTION, f"no legal action in {where}, yet the game is neither over nor stalled")
+            for name, _, msg in state_invariants(game):       # is this stall one the readings allow?
+                return (name, msg)
+            return None
         action = choose(game, actions, rng)
         before = game.copy()
         log.append(str(action))
@@ -326,10 +341,11 @@ def write_failure(report: GameReport, overrides: Mapping[str, str], directory: P
     entry = get_game(report.game)
     assert report.failure is not None
     name, msg = report.failure
-    if name in WATCHDOG_FAILURES:
+    table = entry.load("invariant_table")
+    if name in table:
+        clauses = tuple(table[name])
+    else:                   # a watchdog's failure, or NO_ACTION in a game without such an invariant
         clauses = report.failure_clauses or watchdog_clauses(entry, name) or entry.progress_clauses
-    else:
-        clauses = invariant_clauses(name, report.game)
     alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(overrides.items())) or "defaults"
     where = f", phase {report.phase}" if report.phase else ""
     text = scenario_text(

@@ -44,10 +44,13 @@ ROW_SETUPS: dict[str, RowSetup] = {
     "azul.offer.marker-on-full-floor=displace-to-lid": RowSetup(policy="floor-first", players=4),
     # a round nobody takes from the centre: every factory emptied by one take (a low supply)
     "azul.offer.marker-untaken=next-clockwise": RowSetup(policy="hoard", players=4),
-    # azul.prep.empty-round=stall has no setup in the matrix: `lock-up` (4 players) reaches the empty
-    # round (tests/azul/test_azul_stall_row.py), but its stalled games are reported as broken
-    # `progress` games and its same-starter games as livelocks (docs/azul-dead-game.md), which the
-    # matrix stage cannot yet tell from a broken model; the row stays undecided until it can.
+    # a round with no tile at all: `lock-up` puts all 100 tiles on walls and unfinished lines (4 players).
+    # Its last 1-4 free tiles often fit only a seat that is not the starter; under the default
+    # same-starter reading that starter floors them round after round, the endless game
+    # docs/azul-dead-game.md leaves open (a watchdog livelock, 2 of 10 games), so the row's games pass
+    # the turn on (next-clockwise) and the next seat parks them (tests/azul/test_azul_stall_row.py).
+    "azul.prep.empty-round=stall": RowSetup(policy="lock-up", players=4,
+                                            context={"azul.offer.marker-untaken": "next-clockwise"}),
 }
 
 LETTERS = "BYRKT"        # blue yellow red black turquoise (model/azul/colours.py order)

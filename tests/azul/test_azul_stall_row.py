@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 
 import pytest
 
 from model.azul.start import start
 from model.clauses import recording
 from properties.azul import policy
+from properties.matrix import run_matrix
+from properties.simulate import play_checked, run_campaign, write_failure
 
 STALLING_SEED = 6          # a 4-player lock-up game that reaches the empty round (about 1 in 5 does)
 MAX_ACTIONS = 3000         # the test's own bound: lock-up games end or loop well before it
@@ -51,3 +54,82 @@ def test_one_lock_up_decision_is_bounded() -> None:
         slowest = max(slowest, time.perf_counter() - t)
         game.apply(action)
     assert slowest < 5.0
+
+
+# --- the simulation and the matrix take a stall the reading allows as an outcome (issue 12) ---------
+
+STALL = {"azul.prep.empty-round": "stall"}
+PASS_ON = {"azul.offer.marker-untaken": "next-clockwise"}     # the row's context (ROW_SETUPS)
+
+
+def test_a_lock_up_game_that_stalls_ends_as_stalled_not_broken() -> None:
+    report = play_checked(STALLING_SEED, STALL, policy="lock-up", game="azul", players=4, record=False,
+                          full_every=1)
+    assert report.failure is None, report.failure
+    assert report.stalled and report.reason == "stalled" and report.winner is None
+
+
+@pytest.mark.clause("azul.prep.partial-fill")
+def test_a_stall_the_reading_does_not_allow_breaks_the_stall_invariant(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    """A model that stalls under azul.prep.empty-round=end-game is caught by the `stall` invariant
+    (the simulation asks the game's invariants about every stall), with a counterexample."""
+    from model.azul import round_end
+
+    def always_stall(state, rules, events):  # type: ignore[no-untyped-def]
+        state.marker, state.phase, state.to_move = -1, "offer", -1
+    monkeypatch.setattr(round_end, "empty_round", always_stall)
+    report = play_checked(STALLING_SEED, {}, policy="lock-up", game="azul", players=4, record=False)
+    assert report.failure is not None and report.failure[0] == "stall", report.failure
+    assert "azul.prep.empty-round=end-game" in report.failure[1]
+    path = write_failure(report, {}, tmp_path, "lock-up")
+    assert 'clauses = ["azul.end.trigger"' in path.read_text()
+
+
+def test_no_legal_action_while_neither_over_nor_stalled_fails_with_a_counterexample(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`progress` is no classic invariant: its counterexample names the entry's progress clauses
+    (writing it raised KeyError before)."""
+    from harness.registry import get_game
+    from model.azul.game import Game
+
+    monkeypatch.setattr(Game, "legal_actions", lambda self: [])
+    report = play_checked(0, {}, game="azul", players=2, record=False)
+    assert report.failure is not None and report.failure[0] == "progress" and not report.stalled
+    text = write_failure(report, {}, tmp_path).read_text()
+    assert all(c in text for c in get_game("azul").progress_clauses)
+
+
+def test_a_real_livelock_still_fails_with_a_counterexample(tmp_path: Path) -> None:
+    """Under the default same-starter reading, lock-up seed 3 floors its last two blue tiles round
+    after round (docs/azul-dead-game.md): not stalled, so the watchdog's livelock, replayable."""
+    from harness.registry import get_game
+
+    report = play_checked(3, STALL, policy="lock-up", game="azul", players=4, record=False, max_steps=400)
+    assert report.failure is not None and report.failure[0] == "livelock" and not report.stalled
+    text = write_failure(report, STALL, tmp_path, "lock-up").read_text()
+    assert all(c in text for c in get_game("azul").progress_clauses)
+
+
+@pytest.mark.clause("azul.prep.partial-fill")
+@pytest.mark.parametrize("reading", ("stall", "end-game"))
+def test_the_matrix_row_setup_decides_and_passes_under_both_readings(reading: str, tmp_path: Path) -> None:
+    """The row `azul.prep.empty-round=stall` is played as ROW_SETUPS says; 10 games (the ci profile's
+    classic matrix) reach the empty round and hold every invariant, under the row's reading and
+    under the default one alike."""
+    from properties.azul.hooks import ROW_SETUPS
+
+    setup = ROW_SETUPS["azul.prep.empty-round=stall"]
+    assert (setup.policy, setup.players, setup.context) == ("lock-up", 4, PASS_ON)
+    campaign = run_campaign(10, 0, {**PASS_ON, "azul.prep.empty-round": reading}, game="azul",
+                            players=4, policy="lock-up", deep_every=50)
+    assert campaign.failures == [], [g.failure for g in campaign.failures]
+    assert campaign.totals("alt_hits")[("azul.prep.empty-round", reading)] >= 1
+    assert sum(g.stalled for g in campaign.games) == (campaign.totals("alt_hits")[("azul.prep.empty-round", "stall")])
+
+
+def test_the_classic_matrix_shows_the_stall_row_deciding_and_holding(tmp_path: Path) -> None:
+    row, = run_matrix(10, 0, 1, tmp_path, game="azul", only=["azul.prep.empty-round=stall"])
+    assert row.label.startswith("azul.prep.empty-round=stall [") and "policy lock-up, 4 players" in row.label
+    assert row.broken == {} and row.decided >= 1 and row.stalled == row.decided, row
+    assert list(tmp_path.iterdir()) == []
