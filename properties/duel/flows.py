@@ -28,7 +28,7 @@ import networkx as nx
 from model.duel.actions import Action, Kind
 from model.duel.colours import COLOURS, SPECIAL
 from model.events import Event
-from model.duel.state import GameState
+from model.duel.state import GameState, Pending, Player
 
 Loc = tuple[str, int, int]
 Flow = tuple[str, str, tuple[str, ...]]          # (from pattern, to pattern, clauses)
@@ -198,6 +198,106 @@ def census(s: GameState, regions: frozenset[str] | None = None) -> dict[tuple[st
 
 
 _TILE_KIND = tuple(f"tile:{c}" for c in range(5))
+
+
+Delta = dict[tuple[str, Loc], int]
+
+
+def _counts(d: Delta, loc: Loc, old: list[int], new: list[int]) -> None:
+    """Per-colour tile counts at `loc` before and after, into the change `d`."""
+    for c in range(5):
+        n = new[c] - old[c]
+        if n:
+            key = (_TILE_KIND[c], loc)
+            d[key] = d.get(key, 0) + n
+
+
+def _add(d: Delta, kind: str, loc: Loc, n: int) -> None:
+    if n:
+        key = (kind, loc)
+        d[key] = d.get(key, 0) + n
+
+
+def _dome_kind(t: int) -> str | None:
+    return _TILE_KIND[t] if 0 <= t < 5 else ("special" if t == SPECIAL else None)
+
+
+def _player_tiles(d: Delta, who: int, pl: Player, sign: int) -> None:
+    """A player's pattern lines, Broken tiles, Starting player tile and tokens (the `player` region)."""
+    for line in range(6):
+        if pl.line_count[line] and 0 <= pl.line_colour[line] < 5:
+            _add(d, _TILE_KIND[pl.line_colour[line]], ("line", who, line), sign * pl.line_count[line])
+    for c in pl.broken:
+        _add(d, _TILE_KIND[c], ("broken", who, -1), sign)
+    _add(d, "start", ("start", who, -1), sign * int(pl.start_tile))
+    _add(d, "token", ("token-board", who, -1), sign * pl.tokens_used)
+    _add(d, "token", ("tokens", who, -1), sign * (2 - pl.tokens_used))
+
+
+def _hand(d: Delta, p: Pending | None, sign: int) -> None:
+    if p is not None and p.kind in ("line", "stack"):
+        colour, n = p.data[-2], p.data[-1]
+        _add(d, _TILE_KIND[colour], ("hand", p.player, -1), sign * n)
+        if p.kind == "stack":
+            for c in p.extra:
+                _add(d, _TILE_KIND[c], ("hand", p.player, -1), sign)
+
+
+def table_delta(a: GameState, b: GameState) -> tuple[Delta, frozenset[str]]:
+    """What a step changed, in one pass over the table: the anonymous components' change per (kind,
+    place), non-zero entries only (= census(b) - census(a)), and the regions that differ
+    (= changed_regions(a, b))."""
+    d: Delta = {}
+    regions: set[str] = set()
+    for name in ("bag", "tower"):
+        if getattr(a, name) != getattr(b, name):
+            regions.add(name)
+            _counts(d, (name, -1, -1), getattr(a, name), getattr(b, name))
+    if a.large != b.large:
+        regions.add("large")
+        _counts(d, ("sun", 0, -1), a.large.sun, b.large.sun)
+        _counts(d, ("moon", 0, -1), a.large.moon, b.large.moon)
+        _add(d, "start", ("start-large", -1, -1), int(b.large.start_tile) - int(a.large.start_tile))
+    for f in range(len(a.small)):
+        fa, fb = a.small[f], b.small[f]
+        if fa != fb:
+            regions.add(f"small{f + 1}")
+            _counts(d, ("sun", f + 1, -1), fa.sun, fb.sun)
+            if fa.moon != fb.moon:
+                for c in fa.moon:
+                    _add(d, _TILE_KIND[c], ("moon", f + 1, -1), -1)
+                for c in fb.moon:
+                    _add(d, _TILE_KIND[c], ("moon", f + 1, -1), 1)
+    if a.special_supply != b.special_supply:
+        regions.add("special_supply")
+        _add(d, "special", ("special-supply", -1, -1), b.special_supply - a.special_supply)
+    for name in ("chip_supply", "pile", "display"):
+        if getattr(a, name) != getattr(b, name):
+            regions.add(name)
+    for who in (0, 1):
+        pa, pb = a.players[who], b.players[who]
+        if pa.dome_tile != pb.dome_tile:
+            regions.add(f"dome{who}")
+            for cell, (ta, tb) in enumerate(zip(pa.dome_tile, pb.dome_tile, strict=True)):
+                if ta != tb:
+                    row = ("dome", who, cell // 6)
+                    was, now = _dome_kind(ta), _dome_kind(tb)
+                    if was is not None:
+                        _add(d, was, row, -1)
+                    if now is not None:
+                        _add(d, now, row, 1)
+        if (pa.line_count != pb.line_count or pa.line_colour != pb.line_colour or pa.broken != pb.broken
+                or pa.start_tile != pb.start_tile or pa.tokens_used != pb.tokens_used):
+            regions.add(f"player{who}")
+            _player_tiles(d, who, pa, -1)
+            _player_tiles(d, who, pb, 1)
+        if pa.chips != pb.chips or pa.used_chips != pb.used_chips or pa.plates != pb.plates:
+            regions.add(f"storage{who}")
+    if a.pending != b.pending:
+        regions.add("pending")
+        _hand(d, a.pending, -1)
+        _hand(d, b.pending, 1)
+    return {k: n for k, n in d.items() if n}, frozenset(regions)
 
 
 def whereabouts(s: GameState, regions: frozenset[str] | None = None) -> dict[str, list[Loc]]:
@@ -400,18 +500,15 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     `phases`: the phase the step started in, then every phase it entered. Without an action (a
     scenario's free position) only the phases' own flows are allowed."""
     kind, phases, actor, factory = step_context(before, action, phases)
-    regions = changed_regions(before, after)
+    delta, regions = table_delta(before, after)
     if not regions:
         return []
     evidence = frozenset(e.kind for e in events if e.kind in _EVIDENCE_KINDS)
     _, reach = allowed_graph(kind, phases, actor, factory, evidence)
     out: list[str] = []
-    old, new = census(before, regions), census(after, regions)
     moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
-    for key in old.keys() | new.keys():
-        d = new.get(key, 0) - old.get(key, 0)
+    for (kind, loc), d in delta.items():
         if d:
-            kind, loc = key
             pair = moved.setdefault(kind, ({}, {}))
             if d < 0:
                 pair[0][loc] = -d

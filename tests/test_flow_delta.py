@@ -1,0 +1,59 @@
+"""The movement check (component-flows) reads a step's change in one pass over the table
+(`table_delta`, issue 13: checked play faster). It must be exactly the difference of the two
+censuses and the regions `changed_regions` names, for steps of played games and for pairs of
+positions far apart (where every pile has changed)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from model.duel import new_game
+from model.duel.state import GameState
+from properties.duel.flows import census, changed_regions, table_delta
+from properties.duel.policy import greedy, uniform
+
+MAX_STEPS = 400
+
+
+def _states(seed: int, policy) -> Iterator[GameState]:  # type: ignore[no-untyped-def]
+    game, rng = new_game(seed=seed), random.Random(seed)
+    yield game.state.copy()
+    for _ in range(MAX_STEPS):
+        if game.is_over:
+            return
+        game.apply(policy(game, game.legal_actions(), rng))
+        yield game.state.copy()
+
+
+def _by_census(a: GameState, b: GameState) -> dict:  # type: ignore[type-arg]
+    old, new = census(a), census(b)
+    return {k: new.get(k, 0) - old.get(k, 0) for k in old.keys() | new.keys() if new.get(k, 0) != old.get(k, 0)}
+
+
+def _pairs() -> Iterator[tuple[GameState, GameState]]:
+    for seed, policy in ((0, greedy), (1, uniform), (2, greedy)):
+        states = list(_states(seed, policy))
+        yield from zip(states, states[1:])                      # every step
+        yield from zip(states, states[17::17])                  # far apart
+        yield states[-1], states[0]                             # the game backwards
+
+
+def test_the_delta_is_the_census_difference() -> None:
+    n = 0
+    for a, b in _pairs():
+        delta, regions = table_delta(a, b)
+        assert delta == _by_census(a, b)
+        assert regions == changed_regions(a, b)
+        n += 1
+    assert n > 500
+
+
+def test_a_tile_from_nowhere_shows_in_the_delta() -> None:
+    a = next(_states(3, uniform))
+    b = a.copy()
+    b.players[1].dome_tile[7] = 2
+    b.small[0].moon.append(4)
+    delta, regions = table_delta(a, b)
+    assert delta == {("tile:2", ("dome", 1, 1)): 1, ("tile:4", ("moon", 1, -1)): 1}
+    assert regions == {"dome1", "small1"}
