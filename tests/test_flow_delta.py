@@ -57,3 +57,45 @@ def test_a_tile_from_nowhere_shows_in_the_delta() -> None:
     delta, regions = table_delta(a, b)
     assert delta == {("tile:2", ("dome", 1, 1)): 1, ("tile:4", ("moon", 1, -1)): 1}
     assert regions == {"dome1", "small1"}
+
+
+def _acquisition_state() -> GameState:
+    """A position of round 1's Acquisition, with a chip in the bag-side supply."""
+    for s in _states(5, uniform):
+        if s.phase == "acquisition" and s.pending is None and s.chip_supply and any(f.chip for f in s.small):
+            return s
+    raise AssertionError("no Acquisition position in the seeded game")
+
+
+def test_a_chip_slipped_under_a_factory_is_a_movement_no_flow_allows() -> None:
+    """The identity check skips a small Factory whose chip did not change (its tiles have no
+    identity), never one a chip entered."""
+    from model.duel.actions import Action, Kind
+    from properties.duel.flows import flow_violations
+
+    a = _acquisition_state()
+    b = a.copy()
+    f = next(f for f, fac in enumerate(b.small) if fac.chip and not fac.chip_revealed)
+    chip = b.chip_supply.pop(0)                   # swapped for the Factory's own chip
+    b.chip_supply = sorted(b.chip_supply + [b.small[f].chip])
+    b.small[f].chip = chip
+    problems = flow_violations(a, b, Action(Kind.MOON, (0,)), ("acquisition",))
+    assert any(f"chip C{chip:02d} from chip-supply to chip-hidden[{f + 1}]" in m for m in problems), problems
+
+
+def test_tiles_leaving_a_factory_with_its_chip_in_place_are_no_chip_movement() -> None:
+    from model.duel.actions import Action, Kind
+    from properties.duel.flows import flow_violations
+
+    a = _acquisition_state()
+    f = next(f for f, fac in enumerate(a.small) if fac.chip and any(fac.sun))
+    colour = next(c for c in range(5) if a.small[f].sun[c])
+    b = a.copy()
+    n = b.small[f].sun[colour]
+    b.small[f].sun[colour] = 0
+    b.small[f].moon += [c for c in range(5) for _ in range(b.small[f].sun[c])]
+    b.small[f].sun = [0] * 5
+    b.pending = None
+    problems = flow_violations(a, b, Action(Kind.SUN, (f + 1, colour)), ("acquisition",))
+    assert not [m for m in problems if "chip C" in m], problems
+    assert n

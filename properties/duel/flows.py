@@ -484,6 +484,14 @@ _IDENTITY_REGIONS = frozenset({"chip_supply", "pile", "display", "storage0", "st
 _PLATE_DECISIONS = frozenset({"place", "draw", "return"})
 
 
+def _identity_regions(a: GameState, b: GameState, regions: frozenset[str]) -> frozenset[str]:
+    """The changed regions where a component with an identity can have moved: a small Factory only
+    when its chip changed (its tiles have none)."""
+    same_chip = {f"small{f + 1}" for f, (x, y) in enumerate(zip(a.small, b.small, strict=True))
+                 if x.chip == y.chip and x.chip_revealed == y.chip_revealed}
+    return regions - same_chip if same_chip & regions else regions
+
+
 def _plates_in_hand(a: GameState, b: GameState) -> bool:
     return any(s.pending is not None and s.pending.kind in _PLATE_DECISIONS for s in (a, b))
 
@@ -521,6 +529,7 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
                 or f"{COLOURS[int(kind[5:])]} tile")
         out += [f"{_context(action, phases)} moved {name}s {msg}, which no flow allows"
                 for msg in _feasible(out_of, into, reach)]
+    regions = _identity_regions(before, after, regions)
     if not regions & _IDENTITY_REGIONS and not _plates_in_hand(before, after):
         return out
     old_ids, new_ids = whereabouts(before, regions), whereabouts(after, regions)

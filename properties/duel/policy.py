@@ -146,9 +146,15 @@ class _Board:
 
     game: Game
     pl: Player
-    rows: Rows
+    open_rows: Rows | None = None                 # worked out on first use (`rows`)
     lines: dict[tuple[int, int], float] = attrs.field(factory=dict)
     plates: dict[int, float] = attrs.field(factory=dict)
+
+    @property
+    def rows(self) -> Rows:
+        if self.open_rows is None:
+            self.open_rows = _open_kinds(self.pl)
+        return self.open_rows
 
     def best_line(self, colour: int, n: int) -> float:
         key = (colour, n)
@@ -165,7 +171,7 @@ class _Board:
 def _turn_value(game: Game, who: int, a: Action, board: _Board | None = None) -> float:
     s = game.state
     pl = s.players[who]
-    board = board or _Board(game, pl, _open_kinds(pl))
+    board = board or _Board(game, pl)
     k = a.kind
     if k is Kind.SUN:
         f, colour = a.args
@@ -187,7 +193,7 @@ def _turn_value(game: Game, who: int, a: Action, board: _Board | None = None) ->
 def _decision_value(game: Game, who: int, a: Action, board: _Board | None = None) -> float:
     s = game.state
     pl = s.players[who]
-    board = board or _Board(game, pl, _open_kinds(pl))
+    board = board or _Board(game, pl)
     p = s.pending
     assert p is not None
     k = a.kind
@@ -220,8 +226,7 @@ def greedy(game: Game, actions: list[Action], rng: random.Random) -> Action:
         return actions[0]
     who = game.current_player
     value = _turn_value if game.state.pending is None else _decision_value
-    pl = game.state.players[who]
-    board = _Board(game, pl, _open_kinds(pl))
+    board = _Board(game, game.state.players[who])
     scored = [value(game, who, a, board) for a in actions]
     best = max(scored)
     return rng.choice([a for a, v in zip(actions, scored, strict=True) if v >= best - 1e-9])
