@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 
 from harness.scenarios import load_scenario, run_scenario
+from tests.cli_helpers import run_cli
 from properties.matrix import run_matrix
 from properties.simulate import play_checked, run_campaign
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True, cwd=cwd)
+    """The command line in this process (tests/cli_helpers.py; issue 13); Ctrl-C below runs its own."""
+    return run_cli(*args, cwd=cwd)
 
 
 def test_simulate_prints_statistics_and_passes(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.scenarios import ScenarioError, load_scenario, run_scenario
+from tests.cli_helpers import run_cli
 from tests.scenario_helpers import refusal, write_scenario
 
 GOOD = '''id = "t.good"
@@ -116,6 +117,12 @@ def test_expected_error_step(tmp_path: Path) -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command line in this process (tests/cli_helpers.py; issue 13)."""
+    return run_cli(*args)
+
+
+def _cli_process(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command line as its own process: the installed path, interpreter start-up and all."""
     return subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True)
 
 
@@ -131,7 +138,7 @@ def test_cli_scenario_exit_codes(tmp_path: Path) -> None:
 def test_cli_user_error_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(GOOD.replace("score = 3", "scroe = 3"))
-    run = _cli("show", str(bad))
+    run = _cli_process("show", str(bad))
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0 and "given.p1.scroe" in run.stderr
     assert "Traceback" not in run.stderr

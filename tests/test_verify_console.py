@@ -20,6 +20,7 @@ from rich.console import Console
 from harness.coverage import ROOT
 from harness.pytest_run import PytestRun, run_pytest
 from harness.verify import Stage, _finish, _publish, _tidy_interrupted_report
+from tests.cli_helpers import run_cli
 
 
 def _tiny_suite(tmp_path: Path) -> Path:
@@ -120,7 +121,8 @@ def test_ctrl_c_exits_130_with_a_partial_summary_and_leaves_nothing_behind(tmp_p
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True, cwd=cwd)
+    """The command line in this process (tests/cli_helpers.py; issue 13); Ctrl-C above runs verify's own."""
+    return run_cli(*args, cwd=cwd)
 
 
 def test_did_you_mean_for_clause_ids_and_interpretations() -> None:
