@@ -12,8 +12,8 @@ from model.duel.colours import EMPTY, WILD
 from model.duel.dome import matching_cells
 from model.duel.engine import Game
 from model.duel.state import Player
-from properties.duel.policy import (_Board, _decision_value, _fits, _open_kinds, _placement_value, _turn_value,
-                                    greedy)
+from properties.duel.policy import (_best_placement, _Board, _decision_value, _fits, _open_kinds, _placement_value,
+                                    _turn_value, greedy)
 
 MAX_STEPS = 400
 
@@ -69,6 +69,9 @@ def test_plate_values_follow_the_rule_written_out() -> None:
                         seen += 1
                         assert (_placement_value(game, pl, plate, slot, rot)
                                 == _placement_by_the_rule(game, pl, plate, slot, rot))
+                assert _best_placement(game, pl, plate) == max(
+                    (_placement_by_the_rule(game, pl, plate, slot, rot) for slot in range(9) if not pl.plates[slot]
+                     for rot in range(4)), default=0.0)
     assert seen > 1000
 
 

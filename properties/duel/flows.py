@@ -222,16 +222,21 @@ def _dome_kind(t: int) -> str | None:
     return _TILE_KIND[t] if 0 <= t < 5 else ("special" if t == SPECIAL else None)
 
 
-def _player_tiles(d: Delta, who: int, pl: Player, sign: int) -> None:
-    """A player's pattern lines, Broken tiles, Starting player tile and tokens (the `player` region)."""
+def _player_change(d: Delta, who: int, pa: Player, pb: Player) -> None:
+    """The `player` region's change: the lines, Broken tiles, tile and tokens that differ."""
     for line in range(6):
-        if pl.line_count[line] and 0 <= pl.line_colour[line] < 5:
-            _add(d, _TILE_KIND[pl.line_colour[line]], ("line", who, line), sign * pl.line_count[line])
-    for c in pl.broken:
-        _add(d, _TILE_KIND[c], ("broken", who, -1), sign)
-    _add(d, "start", ("start", who, -1), sign * int(pl.start_tile))
-    _add(d, "token", ("token-board", who, -1), sign * pl.tokens_used)
-    _add(d, "token", ("tokens", who, -1), sign * (2 - pl.tokens_used))
+        if pa.line_count[line] != pb.line_count[line] or pa.line_colour[line] != pb.line_colour[line]:
+            for sign, pl in ((-1, pa), (1, pb)):
+                if pl.line_count[line] and 0 <= pl.line_colour[line] < 5:
+                    _add(d, _TILE_KIND[pl.line_colour[line]], ("line", who, line), sign * pl.line_count[line])
+    if pa.broken != pb.broken:
+        for sign, pl in ((-1, pa), (1, pb)):
+            for c in pl.broken:
+                _add(d, _TILE_KIND[c], ("broken", who, -1), sign)
+    _add(d, "start", ("start", who, -1), int(pb.start_tile) - int(pa.start_tile))
+    if pa.tokens_used != pb.tokens_used:
+        _add(d, "token", ("token-board", who, -1), pb.tokens_used - pa.tokens_used)
+        _add(d, "token", ("tokens", who, -1), pa.tokens_used - pb.tokens_used)
 
 
 def _hand(d: Delta, p: Pending | None, sign: int) -> None:
@@ -289,8 +294,7 @@ def table_delta(a: GameState, b: GameState) -> tuple[Delta, frozenset[str]]:
         if (pa.line_count != pb.line_count or pa.line_colour != pb.line_colour or pa.broken != pb.broken
                 or pa.start_tile != pb.start_tile or pa.tokens_used != pb.tokens_used):
             regions.add(f"player{who}")
-            _player_tiles(d, who, pa, -1)
-            _player_tiles(d, who, pb, 1)
+            _player_change(d, who, pa, pb)
         if pa.chips != pb.chips or pa.used_chips != pb.used_chips or pa.plates != pb.plates:
             regions.add(f"storage{who}")
     if a.pending != b.pending:

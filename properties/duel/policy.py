@@ -136,8 +136,20 @@ def _placement_value(game: Game, pl: Player, plate: int, slot: int, rot: int) ->
 
 
 def _best_placement(game: Game, pl: Player, plate: int) -> float:
-    return max((_placement_value(game, pl, plate, slot, rot) for slot in range(9) if not pl.plates[slot]
-                for rot in range(4)), default=0.0)
+    """The best `_placement_value` of a plate over the free Dome spaces and the 4 rotations (0 if none)."""
+    rotations = game.rules.tables.plate(plate).rotations
+    best: float | None = None
+    for slot in range(9):
+        if pl.plates[slot]:
+            continue
+        top = 2 * (slot // 3)
+        near = 0.5 * sum(1 for s in _NEIGHBOURS[slot] if pl.plates[s])
+        for rot in range(4):
+            spaces = rotations[rot]
+            value = _row_match(pl, top, spaces[0], spaces[1]) + _row_match(pl, top + 1, spaces[2], spaces[3]) + near
+            if best is None or value > best:
+                best = value
+    return 0.0 if best is None else best
 
 
 @attrs.define
