@@ -1,7 +1,9 @@
 """The matrix row `azul.prep.empty-round=stall` is decided (issue 12): uniform play never drains
-all 100 tiles, so the row is played by `lock-up` with 4 players (properties/azul/policy.py,
-properties/azul/hooks.py ROW_SETUPS). A lock-up game reaches a round with no tile at all, and the
-model's own citations say which reading decided it."""
+all 100 tiles, so the row is played by `lock-up` with 4 players, the turn passed on when nobody
+took the marker (properties/azul/policy.py, properties/azul/hooks.py ROW_SETUPS). A lock-up game
+reaches a round with no tile at all, and the model's own citations say which reading decided it.
+Checked play ends a stalled game as `stalled`, judged by the game's invariants, not as a broken
+game; a game that never ends is still a livelock (docs/azul-dead-game.md "Stalls in simulation")."""
 
 from __future__ import annotations
 
