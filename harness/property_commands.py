@@ -162,24 +162,28 @@ def simulate_command(game: str, players: int | None, games: int, seed: int, jobs
               show_default=True, help="Time budget of one game; past it the game fails as a livelock.")
 @click.option("--memory-limit", default=None, metavar="SIZE",
               help=f"Memory cap (default ${MEMORY_ENV} or {DEFAULT_MEMORY_LIMIT}; 0 = off).")
+@click.option("--row", "only", multiple=True, metavar="LABEL",
+              help="Play only this row (repeatable; a label as ID=ALT, without its setup note), "
+                   "after the defaults row.")
 def interpretations_command(game: str, players: int | None, games: int, seed: int, jobs: int | None,
                             cluster: str | None, out: Path,
                             json_path: Path | None, shrink: bool, shrink_seconds: float, fail_on: str,
-                            game_seconds: float, memory_limit: str | None) -> None:
+                            game_seconds: float, memory_limit: str | None, only: tuple[str, ...] = ()) -> None:
     """Run every invariant under every alternative; print the matrix with counterexamples."""
-    from properties.matrix import columns, matrix_rows, run_matrix
+    from properties.matrix import chosen_rows, columns, run_matrix
 
     players = check_players(game, players) if players is not None else None   # None: a row's own count, else the game's first
     _limit_memory(memory_limit)
     console = Console()
-    rows = matrix_rows(game)
+    chosen = ("defaults", *(label for label in only if label != "defaults")) if only else None
+    rows = chosen_rows(game, chosen)
     COLUMNS = columns(game)
     with _progress(console) as progress:
         task = progress.add_task("interpretations", total=games * len(rows))
         result = run_matrix(games, seed, Workers(jobs or default_jobs(), cluster), out, lambda n: progress.advance(task, n),
                             game_seconds=game_seconds,
                             on_row=lambda k, n, label: progress.update(task, description=f"row {k} of {n}: {label}"),
-                            game=game, players=players)
+                            game=game, players=players, only=chosen)
     table = Table(title=f"{get_game(game).title}: {len(COLUMNS)} invariants under every interpretation "
                         f"({games} games per row)")
     table.add_column("alternative (others at their defaults)", overflow="fold")

@@ -118,12 +118,13 @@ def run_matrix(games: int, seed: int = 0, jobs: int | Workers = 1, out: Path | N
     `on_row(k, n, label)` is called as row k (from 1) of n starts. `jobs`: a worker count or a
     `Workers` (harness.cluster), opened once for every row. `only`: play just these rows (labels
     as matrix_rows gives them; an unknown one is an UnknownGame naming it)."""
-    rows = _chosen_rows(game, only)
+    rows = chosen_rows(game, only)
     with opened(workers_of(jobs), initializer=limit_memory) as workers:
         return _run_rows(games, seed, workers, out, progress, game_seconds, on_row, game, players, rows)
 
 
-def _chosen_rows(game: str, only: Sequence[str] | None) -> list[tuple[str, dict[str, str]]]:
+def chosen_rows(game: str, only: Sequence[str] | None) -> list[tuple[str, dict[str, str]]]:
+    """The matrix rows (label, overrides) whose labels are in `only`, in matrix order (None: all)."""
     from spec.suggest import did_you_mean
 
     rows = matrix_rows(game)

@@ -135,3 +135,19 @@ def test_the_classic_matrix_shows_the_stall_row_deciding_and_holding(tmp_path: P
     assert row.label.startswith("azul.prep.empty-round=stall [") and "policy lock-up, 4 players" in row.label
     assert row.broken == {} and row.decided >= 1 and row.stalled == row.decided, row
     assert list(tmp_path.iterdir()) == []
+
+
+def test_interpretations_plays_one_row_after_the_defaults_and_names_an_unknown_one(tmp_path: Path) -> None:
+    import json
+
+    from tests.cli_helpers import run_cli
+
+    run = run_cli("interpretations", "--game", "azul", "--row", "azul.prep.empty-round=stal", "--games", "1")
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert "did you mean 'azul.prep.empty-round=stall'?" in run.stderr
+    run = run_cli("interpretations", "--game", "azul", "--row", "azul.prep.empty-round=stall", "--games", "7",
+                  "--jobs", "1", "--out", str(tmp_path), "--json", str(tmp_path / "m.json"))
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr
+    rows = json.loads((tmp_path / "m.json").read_text())
+    assert [r["label"].split(" [")[0] for r in rows] == ["defaults", "azul.prep.empty-round=stall"]
+    assert rows[1]["decided"] == rows[1]["stalled"] == 1 and rows[1]["broken"] == {}
