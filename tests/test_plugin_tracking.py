@@ -60,7 +60,8 @@ def test_a_parallel_run_writes_the_same_record_as_a_serial_one(tmp_path: Path) -
 
 def test_a_parallel_run_without_tests_fails_with_status_5(tmp_path: Path) -> None:
     (tmp_path / "test_none.py").write_text("x = 1\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+    # One xdist worker is a parallel run too (controller and worker): a second costs a start-up (issue 13).
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "1",
                            f"--clause-json={tmp_path / 'tests.json'}", str(tmp_path)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 5, done.stdout + done.stderr
@@ -70,7 +71,7 @@ def test_an_unknown_clause_marker_in_a_parallel_run_is_named(tmp_path: Path) -> 
     """On an xdist worker a usage error would surface as a worker crash without its message."""
     (tmp_path / "test_marks.py").write_text(
         "import pytest\n\n@pytest.mark.clause('azul.score.isolatd')\ndef test_typo():\n    pass\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2",
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "1",
                            "--clause-json=", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     out = done.stdout + done.stderr
     assert done.returncode == 1 and "INTERNALERROR" not in out, out
