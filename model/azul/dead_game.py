@@ -15,13 +15,21 @@ tiles then only circulate).
 
 A path that exists here needs the bag's draws and the players' choices to cooperate; the question
 is whether one exists. Bounded: at most players x 5 releases, each pass over players x 5 lines.
+
+Whose lines count is the turn order's answer (`acting_seats`): when every free tile is of one colour
+and they fit on one factory (at most 4), each round puts them all on the first factory; the round's
+starter takes them, which ends the round with the centre untaken, and under
+azul.offer.marker-untaken=same-starter the same player starts again, for ever. Only that player
+can then ever move a tile to a line, so only their lines count (docs/azul-dead-game.md: the endless
+same-starter game). Under next-clockwise the start passes round the table and every seat counts.
 """
 
 from __future__ import annotations
 
 from model.azul.colours import EMPTY, MARKER, NUM_COLOURS, ROWS
 from model.azul.ruleset import Ruleset
-from model.azul.state import AzulState
+from model.azul.state import CENTRE, FACTORY_TILES, AzulState
+from model.clauses import cite_alternative
 from model.azul.walls import free_columns
 
 
@@ -36,26 +44,49 @@ def free_tiles(state: AzulState) -> list[int]:
     return free
 
 
+def acting_seats(state: AzulState, rules: Ruleset, free: list[int]) -> tuple[int, ...]:
+    """The seats that can ever take tiles again, read at a round's end (factories and centre empty)
+    before the next round is prepared: the next starter alone when the free tiles are of one colour
+    and fit one factory and the start does not pass on; every seat otherwise."""
+    colours = [c for c in range(NUM_COLOURS) if free[c]]
+    if rules.next_clockwise or len(colours) != 1 or free[colours[0]] > FACTORY_TILES:
+        return tuple(range(state.players))
+    cite_alternative("azul.offer.marker-untaken", "same-starter")
+    # the marker's holder starts the next round (azul.floor.marker-kept); nobody takes it from the
+    # centre after that, so the same player starts every later round
+    return (state.marker if state.marker != CENTRE else state.starter,)
+
+
 def walls_can_change(state: AzulState, rules: Ruleset) -> bool:
     free = free_tiles(state)
+    seats = acting_seats(state, rules, free)
     # (player, row) -> (colour, count) of every non-empty pattern line
     lines = {(p, r): (b.line_colour[r], b.line_count[r]) for p, b in enumerate(state.boards)
              for r in range(ROWS) if b.line_count[r]}
-    if _some_line_completable(state, rules, free, lines):
+    if _some_line_completable(state, rules, free, lines, seats):
         return True                                      # the usual case: no release needed
-    if rules.refuse_unplaceable or not _release(state, rules, free, lines):
+    if rules.refuse_unplaceable:
         return False
-    return _some_line_completable(state, rules, free, lines)
+    # each pass releases at least one line (or stops): at most players x 5 passes; released tiles
+    # can bring more seats into play
+    while _release(state, rules, free, lines, seats):
+        seats = acting_seats(state, rules, free)
+        if _some_line_completable(state, rules, free, lines, seats):
+            return True
+    return False
 
 
-def _release(state: AzulState, rules: Ruleset, free: list[int], lines: dict[tuple[int, int], tuple[int, int]]) -> bool:
-    """Free the tiles of every line with no wall space that can be completed, to a fixpoint (at most
-    players x 5 passes); True if any was freed."""
+def _release(state: AzulState, rules: Ruleset, free: list[int], lines: dict[tuple[int, int], tuple[int, int]],
+             seats: tuple[int, ...]) -> bool:
+    """Free the tiles of every line of an acting seat with no wall space that can be completed, to a
+    fixpoint (at most players x 5 passes); True if any was freed."""
     any_released = False
     released = True
     while released:
         released = False
         for (p, r), (colour, count) in sorted(lines.items()):
+            if p not in seats:
+                continue
             unplaceable = not free_columns(state.boards[p].wall, r, colour, rules.gray)
             if unplaceable and free[colour] >= r + 1 - count:
                 free[colour] += count                    # completed, then the whole line to the floor
@@ -65,8 +96,9 @@ def _release(state: AzulState, rules: Ruleset, free: list[int], lines: dict[tupl
 
 
 def _some_line_completable(state: AzulState, rules: Ruleset, free: list[int],
-                           lines: dict[tuple[int, int], tuple[int, int]]) -> bool:
-    for p, board in enumerate(state.boards):
+                           lines: dict[tuple[int, int], tuple[int, int]], seats: tuple[int, ...]) -> bool:
+    for p in seats:
+        board = state.boards[p]
         for r in range(ROWS):
             held_colour, held = lines.get((p, r), (EMPTY, 0))
             for colour in range(NUM_COLOURS):

@@ -60,11 +60,15 @@ def test_seed_88_game_ends_or_stalls(alt: str) -> None:
         assert [b.score for b in s.boards] == [0, 0, 0, 0]           # no bonuses
 
 
-def _gray_dead_walls() -> Game:
+PASS_ON = {"azul.offer.marker-untaken": "next-clockwise"}     # every seat gets to start a round
+
+
+def _gray_dead_walls(interpretations: dict[str, str] | None = None) -> Game:
     """2 players, gray wall: both walls hold red in rows 1-4 (columns 1-4), so red fits nowhere but
     row 5 of P1 (rows 1-4 hold it; row 5's free columns 1-4 hold it too: c5 is blue). P2 has
-    red in rows 1 and 2 only: rows 3-5 take red, which needs 3, 4 or 5 red tiles."""
-    g = bare(players=2, wall="gray")
+    red in rows 1 and 2 only: rows 3-5 take red, which needs 3, 4 or 5 red tiles. By default the
+    start passes on (PASS_ON), so every seat's lines count."""
+    g = bare(players=2, wall="gray", interpretations=PASS_ON if interpretations is None else interpretations)
     s = g.state
     p1, p2 = s.boards[0].wall, s.boards[1].wall
     for r in range(4):
@@ -89,7 +93,7 @@ def test_condition_counts_free_tiles_and_released_lines() -> None:
     s.bag[RED] = 2
     set_line(s.boards[0], 5, RED, 3)                 # P1's line 5: 3 red, no wall space (allowed)
     assert walls_can_change(s, g.rules)              # 2 complete it, all 5 go to the floor: free
-    refused = bare(players=2, wall="gray", interpretations={"azul.gray.unplaceable-line": "refused"})
+    refused = bare(players=2, wall="gray", interpretations={**PASS_ON, "azul.gray.unplaceable-line": "refused"})
     assert not walls_can_change(s, refused.rules)    # refused: that line can never be completed
     s.bag[RED] = 1
     assert not walls_can_change(s, g.rules)          # one is too few to complete it
@@ -110,6 +114,36 @@ def test_condition_lines_block_their_rows() -> None:
     assert walls_can_change(s, g.rules)              # 1 + 3 free >= 3
 
 
+@pytest.mark.clause("azul.end.trigger", "azul.prep.refill", "azul.floor.marker-kept")
+def test_one_colour_on_one_factory_counts_only_the_next_starter() -> None:
+    """Free tiles of one colour that fit one factory all land on it; its starter's take ends the round
+    with the centre untaken, so under same-starter that player starts every later round and only
+    their lines count (docs/azul-dead-game.md, the endless same-starter game)."""
+    g = _gray_dead_walls({})                         # default readings: same-starter
+    s = g.state
+    s.bag[RED] = 3                                   # P2 could complete line 3 with them; P1 cannot
+    s.starter = 0
+    assert not walls_can_change(s, g.rules)          # P1 takes them every round, to the floor
+    assert walls_can_change(s, _gray_dead_walls().rules)      # next-clockwise: P2 will start a round
+    s.starter = 1
+    assert walls_can_change(s, g.rules)              # P2 starts for ever: P2's line counts
+    s.starter, s.marker = 0, 1
+    assert walls_can_change(s, g.rules)              # P2 took the marker: P2 starts next
+    s.marker = -1
+    s.bag[RED] = 4
+    assert not walls_can_change(s, g.rules)          # 4 still fit the first factory
+    s.bag[RED] = 5
+    assert walls_can_change(s, g.rules)              # the 5th opens a second factory: P2 gets a turn
+    s.bag[RED], s.lid[YELLOW] = 3, 1
+    assert walls_can_change(s, g.rules)              # two colours: what P1 leaves goes to the centre
+    s.lid[YELLOW] = 0
+    s.bag[RED] = 2
+    set_line(s.boards[0], 5, RED, 3)                 # P1's line 5 has no space: 2 complete it, 5 freed
+    assert walls_can_change(s, g.rules)              # 5 red then reach two factories: P2's line 3
+    s.starter = 1
+    assert not walls_can_change(s, g.rules)          # P2 alone takes the 2: P1's line never completes
+
+
 @pytest.mark.clause("azul.end.trigger", "azul.prep.continue")
 @pytest.mark.parametrize("alt", IMPLEMENTED[DEAD])
 def test_the_round_that_kills_the_walls_is_the_last(alt: str) -> None:
@@ -117,7 +151,7 @@ def test_the_round_that_kills_the_walls_is_the_last(alt: str) -> None:
     after that round's floor scoring; with one more tile usable, the next round is prepared."""
     for usable in (False, True):
         g = _gray_dead_walls()
-        g.rules = bare(players=2, wall="gray", interpretations={DEAD: alt}).rules
+        g.rules = bare(players=2, wall="gray", interpretations={**PASS_ON, DEAD: alt}).rules
         s = g.state
         s.lid[RED] = 1 + usable                       # 3 red free would let P2 tile row 3
         s.factories[0][RED] = 1                       # the last tile on offer: P1 floors it

@@ -102,14 +102,33 @@ def test_no_legal_action_while_neither_over_nor_stalled_fails_with_a_counterexam
     assert all(c in text for c in get_game("azul").progress_clauses)
 
 
-def test_a_real_livelock_still_fails_with_a_counterexample(tmp_path: Path) -> None:
-    """Under the default same-starter reading, lock-up seed 3 floors its last two blue tiles round
-    after round (docs/azul-dead-game.md): not stalled, so the watchdog's livelock, replayable."""
+@pytest.mark.clause("azul.end.trigger")
+def test_the_same_starter_loop_of_lock_up_ends_as_a_dead_game() -> None:
+    """Under the default same-starter reading, lock-up seed 3 is left with two blue tiles that only a
+    seat which never starts could use (docs/azul-dead-game.md): the starter would floor them round
+    after round. No wall can change, so azul.end.dead-game decides (default: the game ends) instead
+    of the watchdog's livelock."""
+    with recording() as rec:
+        report = play_checked(3, {}, policy="lock-up", game="azul", players=4, record=False, max_steps=3000)
+    assert report.failure is None and not report.stalled and report.rounds < 10
+    assert rec.alternatives[("azul.end.dead-game", "end-game")] == 1
+
+
+def _floor_only(game, actions, rng):  # type: ignore[no-untyped-def]
+    """Every take to the floor line (always legal, azul.lines.to-floor): walls never change, yet they
+    always could, so no rule ends the game."""
+    return next(a for a in actions if str(a).endswith("floor"))
+
+
+def test_a_real_livelock_still_fails_with_a_counterexample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players who floor every take never end the game (no rule ends it: test_floor_only_play_never_ends):
+    not stalled, so the watchdog's livelock, replayable."""
     from harness.registry import get_game
 
-    report = play_checked(3, STALL, policy="lock-up", game="azul", players=4, record=False, max_steps=400)
+    monkeypatch.setitem(policy.POLICIES, "floor-only", _floor_only)
+    report = play_checked(3, STALL, policy="floor-only", game="azul", players=4, record=False, max_steps=400)
     assert report.failure is not None and report.failure[0] == "livelock" and not report.stalled
-    text = write_failure(report, STALL, tmp_path, "lock-up").read_text()
+    text = write_failure(report, STALL, tmp_path, "floor-only").read_text()
     assert all(c in text for c in get_game("azul").progress_clauses)
 
 
