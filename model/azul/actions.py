@@ -21,6 +21,7 @@ import attrs
 from model.base import KeyedAction
 from model.errors import NotationError
 from model.azul.colours import COLOURS, NUM_COLOURS, colour_index
+from spec.suggest import did_you_mean
 
 __all__ = ["CENTRE_SOURCE", "FLOOR", "TAKES", "Action", "Kind", "NotationError", "format_action",
            "parse_action", "take", "wall"]
@@ -99,8 +100,8 @@ def _destination(words: str, text: str) -> tuple[int, int]:
         return FLOOR, 0
     m = re.fullmatch(r"line (\d+)(?: x(\d+))?", words)
     if not m:
-        raise NotationError(f"{text!r}: destination {words!r} is not 'line 1'-'line 5' (optionally 'x<n>') "
-                            "or 'floor'")
+        raise NotationError(f"{text!r}: destination {words!r}{did_you_mean(words, ('floor',))} is not "
+                            "'line 1'-'line 5' (optionally 'x<n>') or 'floor'")
     if not 1 <= int(m[1]) <= 5:
         raise NotationError(f"{text!r}: pattern line {m[1]} does not exist (lines 1-5)")
     if m[2] is not None and not 1 <= int(m[2]) <= int(m[1]) - 1:
@@ -124,15 +125,23 @@ def parse_action(text: str) -> Action:
     m = _TAKE.match(t)
     if m:
         source = _source(m[1], text)
-        try:
-            colour = colour_index(m[2])
-        except ValueError as exc:
-            raise NotationError(f"{text!r}: {exc}") from None
-        return take(source, colour, *_destination(m[3], text))
+        return take(source, _colour(m[2], text), *_destination(m[3], text))
     m = _WALL.match(t)
     if m:
         return wall(_index(m[1], "r", "row", text), _index(m[2], "c", "column", text))
-    raise NotationError(f"{text!r} is not an action ({_EXAMPLES})")
+    verb = t.split(" ", 1)[0]
+    raise NotationError(f"{text!r} is not an action{did_you_mean(verb, _VERBS)} ({_EXAMPLES})")
+
+
+_VERBS = ("take", "wall")
+
+
+def _colour(word: str, text: str) -> int:
+    try:
+        return colour_index(word)
+    except ValueError:
+        raise NotationError(f"{text!r}: unknown colour {word!r}{did_you_mean(word, COLOURS)} "
+                            f"(colours: {', '.join(COLOURS)})") from None
 
 
 # Every plain take, made once: TAKES[source][colour][destination] (source 0-8 a factory, CENTRE_SOURCE;
