@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _entry(n: int) -> dict[str, object]:
-    return {"outcome": "passed", "declared": [], "fired": {"duel.end.trigger": n}}
+    return {"outcome": "passed", "declared": [], "fired": {"duel.score.horizontal": n}}
 
 
 def test_a_writer_that_reads_while_another_is_between_read_and_write_loses_nothing(
