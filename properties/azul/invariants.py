@@ -192,14 +192,31 @@ def check_all(game: Game, *, physical_only: bool = False) -> list[str]:
 
 # --- checked only where a step changed the table (checked play: properties/simulate.py) ----------
 
-_BOARD_CHECKS: tuple[tuple[str, BoardCheck], ...] = (
-    ("floor-capacity", _floor_capacity), ("score-floor", _score_floor),
-    ("pattern-lines", _pattern_lines), ("wall-colours", _wall_colours),
+# Each board invariant with the parts of a board it reads: checked on a board where one of them changed.
+_BOARD_CHECKS: tuple[tuple[str, BoardCheck, frozenset[str]], ...] = (
+    ("floor-capacity", _floor_capacity, frozenset({"floor"})),
+    ("score-floor", _score_floor, frozenset({"score"})),
+    ("pattern-lines", _pattern_lines, frozenset({"lines", "wall"})),
+    ("wall-colours", _wall_colours, frozenset({"wall"})),
 )
 PILES: tuple[str, ...] = ("bag", "lid", "centre")
 
 
-def _tile_delta(before: AzulState, after: AzulState, boards: list[int], factories: list[int],
+def _board_changes(a: Board, b: Board) -> frozenset[str]:
+    """The parts of a board that differ: lines, wall, floor, score."""
+    parts = set()
+    if a.line_count != b.line_count or a.line_colour != b.line_colour:
+        parts.add("lines")
+    if a.wall != b.wall:
+        parts.add("wall")
+    if a.floor != b.floor:
+        parts.add("floor")
+    if a.score != b.score:
+        parts.add("score")
+    return frozenset(parts)
+
+
+def _tile_delta(before: AzulState, after: AzulState, boards: dict[int, frozenset[str]], factories: list[int],
                 piles: list[str]) -> list[int]:
     """Per colour, tiles in the changed places after the step minus before (0s: none appeared or vanished)."""
     delta = [0] * NUM_COLOURS
@@ -210,29 +227,32 @@ def _tile_delta(before: AzulState, after: AzulState, boards: list[int], factorie
         for f in factories:
             for c, n in enumerate(s.factories[f]):
                 delta[c] += sign * n
-        for i in boards:
+        for i, parts in boards.items():
             b = s.boards[i]
-            for line in range(ROWS):
-                if b.line_count[line] and 0 <= b.line_colour[line] < NUM_COLOURS:
-                    delta[b.line_colour[line]] += sign * b.line_count[line]
-            for t in b.floor:
-                if t != MARKER:
-                    delta[t] += sign
-            for t in b.wall:
-                if t != EMPTY:
-                    delta[t] += sign
+            if "lines" in parts:
+                for line in range(ROWS):
+                    if b.line_count[line] and 0 <= b.line_colour[line] < NUM_COLOURS:
+                        delta[b.line_colour[line]] += sign * b.line_count[line]
+            if "floor" in parts:
+                for t in b.floor:
+                    if t != MARKER:
+                        delta[t] += sign
+            if "wall" in parts:
+                for t in b.wall:
+                    if t != EMPTY:
+                        delta[t] += sign
     return delta
 
 
 def incremental(before: Game, game: Game) -> list[tuple[str, str]]:
     """(invariant name, message) of the invariants a step can break only where it changed the table,
-    checked there: tile conservation over the piles, factories and boards that changed (the
+    checked there: tile conservation over the piles, factories and board parts that changed (the
     change of their total, which is the change of the whole table's; on any change or a negative
-    pile the full check names it), the board invariants on the boards that changed, the marker when
-    it or a floor moved, the round's end, and the end condition on the boards whose wall changed.
-    `stall` is left to the full check (run at every phase end and the game's end)."""
+    pile the full check names it), each board invariant on the boards where a part it reads changed,
+    the marker when it or a floor moved, the round's end, and the end condition on the boards whose
+    wall changed. `stall` is left to the full check (run at every phase end and the game's end)."""
     a, s = before.state, game.state
-    boards = [i for i, (x, y) in enumerate(zip(a.boards, s.boards, strict=True)) if x != y]
+    boards = {i: _board_changes(x, y) for i, (x, y) in enumerate(zip(a.boards, s.boards, strict=True)) if x != y}
     factories = [f for f, (x, y) in enumerate(zip(a.factories, s.factories, strict=True)) if x != y]
     piles = [name for name in PILES if getattr(a, name) != getattr(s, name)]
     out: list[tuple[str, str]] = []
@@ -240,13 +260,12 @@ def incremental(before: Game, game: Game) -> list[tuple[str, str]]:
         n < 0 for f in factories for n in s.factories[f])
     if negative or any(_tile_delta(a, s, boards, factories, piles)):
         out += [("tile-conservation", m) for m in tile_conservation(game)]
-    for name, check in _BOARD_CHECKS:
-        out += [(name, m) for i in boards for m in check(game, i, s.boards[i])]
-    if a.marker != s.marker or any(a.boards[i].floor != s.boards[i].floor for i in boards):
+    for name, check, reads in _BOARD_CHECKS:
+        out += [(name, m) for i, parts in boards.items() if parts & reads for m in check(game, i, s.boards[i])]
+    if a.marker != s.marker or any("floor" in parts for parts in boards.values()):
         out += [("marker", m) for m in marker(game)]
     out += [("round-end", m) for m in round_end(game)]
     if s.phase == OFFER:
         out += [("end-condition", f"P{i + 1} has a complete wall row in round {s.round}, phase {s.phase}")
-                for i in boards if a.boards[i].wall != s.boards[i].wall
-                and any(s.boards[i].row_full(r) for r in range(ROWS))]
+                for i, parts in boards.items() if "wall" in parts and any(s.boards[i].row_full(r) for r in range(ROWS))]
     return out

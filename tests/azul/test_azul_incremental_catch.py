@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from model.azul.colours import ROWS
 from properties.azul import hooks
 from properties.simulate import play_checked
 from tests.azul.test_azul_invariants_catch import CASES
@@ -40,3 +41,44 @@ def test_classic_checked_play_runs_the_incremental_check() -> None:
     from harness.registry import get_game
 
     assert get_game("azul").load("incremental_invariants") is hooks.incremental_invariants
+
+
+def _corrupt_at(monkeypatch: pytest.MonkeyPatch, step: int, corrupt) -> None:  # type: ignore[no-untyped-def]
+    """A broken classic engine: the `step`-th action played also runs `corrupt` on the state."""
+    from model.azul.game import Game
+
+    original = Game.apply
+    played = [0]
+
+    def apply(self, action):  # type: ignore[no-untyped-def]
+        events = original(self, action)
+        played[0] += 1
+        if played[0] == step:
+            corrupt(self.state)
+        return events
+    monkeypatch.setattr(Game, "apply", apply)
+
+
+def _negative_score(state) -> None:  # type: ignore[no-untyped-def]
+    state.boards[state.to_move].score = -3        # a board the step did not touch: only its score changes
+
+
+def _wrong_wall_colour(state) -> None:  # type: ignore[no-untyped-def]
+    """A bag tile laid on P2's wall where the printed colour differs (tile count kept)."""
+    from model.azul.colours import EMPTY, printed_colour
+
+    wall = state.boards[1].wall
+    cell = next(c for c in range(len(wall)) if wall[c] == EMPTY)
+    colour = next(c for c in range(5) if state.bag[c] and c != printed_colour(cell // ROWS, cell % ROWS))
+    state.bag[colour] -= 1
+    wall[cell] = colour
+
+
+
+@pytest.mark.parametrize(("corrupt", "name"), [(_negative_score, "score-floor"),
+                                               (_wrong_wall_colour, "wall-colours")])
+def test_a_board_part_changed_mid_round_is_checked_at_its_step(corrupt, name: str,  # type: ignore[no-untyped-def]
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    planted = 3                                   # round 1's offer: no phase or round ends here
+    _corrupt_at(monkeypatch, planted, corrupt)
+    assert _first_failure(0, NEVER) == (name, planted)
