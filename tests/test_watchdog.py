@@ -100,10 +100,11 @@ HANG_IN_ROUND_2 = """
 @pytest.mark.clause("duel.round.structure")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_stuck_game_under_simulate_fails_naming_the_phase_with_a_counterexample(tmp_path: Path, jobs: str) -> None:
+    # Each stuck game spins its whole budget: 2 s each (issue 13; was 4), round 2 is reached in well under 1 s.
     run, seconds = _python(HANG_IN_ROUND_2 + f"""
     import sys
     from harness.cli import main
-    sys.argv = ["azul-rules", "simulate", "--games", "2", "--jobs", "{jobs}", "--game-seconds", "4", "--out", r"{tmp_path}"]
+    sys.argv = ["azul-rules", "simulate", "--games", "2", "--jobs", "{jobs}", "--game-seconds", "2", "--out", r"{tmp_path}"]
     main()
     """)
     out = run.stdout
@@ -145,11 +146,11 @@ def test_the_step_bound_is_metadata_of_the_ruleset_and_no_real_game_comes_near_i
 @pytest.mark.clause("duel.round.structure")
 def test_hanging_model_under_hypothesis_ends_with_the_test_budget_not_minutes_of_shrinking() -> None:
     """pytest-timeout's own failure is a bug to Hypothesis, which would replay and shrink it for
-    minutes; the watchdog ends the test at its budget."""
+    minutes; the watchdog ends the test at its budget (4 s here: the hang spins it all; issue 13)."""
     run, seconds = _python(HANG_IN_ROUND_2 + """
     import sys, pytest
     sys.exit(pytest.main(["tests/test_properties.py::TestDuelRandomPlay", "-q", "-p", "no:cacheprovider",
-                          "--timeout", "6", "--clause-json", ""]))
+                          "--timeout", "4", "--clause-json", ""]))
     """, timeout=120)
     out = run.stdout + run.stderr
     assert run.returncode == 1, out
