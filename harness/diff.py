@@ -9,9 +9,10 @@ not reported as change.
 
 Every finding is one of three kinds:
 - **worse**: a clause lost a status, a clause was removed, a matrix cell is now FAIL, a suspect link
-  exists in HEAD, more games broke an invariant or stalled;
+  exists in HEAD, more games broke an invariant;
 - **moved**: a significant shift that is not by itself worse (scores, ties, forced passes, a default
-  that started or stopped deciding games, a clause added or revised);
+  that started or stopped deciding games, a clause added or revised, a matrix row stalling more or
+  less often: a stall its readings do not allow is a FAIL cell);
 - **better**: a status gained, a cell now passes, a suspect resolved.
 Exit status: 0 nothing worse (1 with `--fail-on moved` if anything moved or got worse), 1 something
 got worse, 2 the inputs could not be read or built.
@@ -221,8 +222,10 @@ def compare(base: Mapping[str, Any], head: Mapping[str, Any], base_name: str = "
     b_rows = {r.get("label"): r for r in base.get("matrix", [])}
     for row in head.get("matrix", []):
         old = b_rows.get(row.get("label"))
-        if old is not None and int(row.get("stalled", 0)) > int(old.get("stalled", 0)):
-            report.add("matrix", "worse", f"{row.get('label')}: stalled games {old.get('stalled')} -> {row.get('stalled')}")
+        # a stall the row's readings do not allow breaks a game's invariant (a FAIL cell above); the
+        # count alone is how often the row's play stalls
+        if old is not None and int(row.get("stalled", 0)) != int(old.get("stalled", 0)):
+            report.add("matrix", "moved", f"{row.get('label')}: stalled games {old.get('stalled')} -> {row.get('stalled')}")
     # defaults in play
     b_def = {d["id"]: d for d in base.get("defaults_in_play", [])}
     for d in head.get("defaults_in_play", []):

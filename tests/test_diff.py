@@ -98,6 +98,18 @@ def test_a_move_alone_is_not_worse() -> None:
     assert report.exit_status() == 0 and report.exit_status("moved") == 1
 
 
+def test_a_row_that_stalls_more_has_moved_not_got_worse() -> None:
+    """Stalls a row's readings allow are outcomes (classic azul.prep.empty-round=stall); one they do
+    not allow fails a cell, which is worse on its own."""
+    base = document()
+    head = copy.deepcopy(base)
+    head["matrix"][1]["stalled"] = 3
+    report = compare(base, head)
+    assert kinds(report, "matrix") == [("moved", "point.p=alt: stalled games 0 -> 3")]
+    assert report.exit_status() == 0
+    assert kinds(compare(head, base), "matrix") == [("moved", "point.p=alt: stalled games 3 -> 0")]
+
+
 def test_noise_is_not_reported_as_change() -> None:
     base = document()
     head = copy.deepcopy(base)
