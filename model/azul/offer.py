@@ -1,5 +1,6 @@
 """Phase 1, the factory offer: a take moves tiles from a factory or the centre to one pattern line
-(excess to the floor), the first take from the centre also takes the starting player marker."""
+(excess to the floor), the first take from the centre also takes the starting player marker (which of
+the two reaches the floor line first: azul.offer.marker-floor-order)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from model.azul.actions import CENTRE_SOURCE, FLOOR, Action
 from model.azul.colours import COLOURS, MARKER, NUM_COLOURS
 from model.azul.floor import to_floor
 from model.azul.ruleset import Ruleset
+from model.azul.scoring import FLOOR_PENALTIES
 from model.azul.state import CENTRE, FLOOR_SPACES, AzulState, Board
 from model.clauses import cite, cite_alternative
 from model.events import Event
@@ -25,7 +27,8 @@ def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Ev
         n = state.centre[colour]
         state.centre[colour] = 0
         if state.marker == CENTRE:
-            _take_marker(state, rules, who, events)
+            _take_with_marker(state, rules, action, n, events)
+            return
     else:
         cite("azul.offer.take-factory")
         factory = state.factories[source]
@@ -38,6 +41,54 @@ def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Ev
 
 
 _NO_TILES = (0,) * NUM_COLOURS
+
+
+def _take_with_marker(state: AzulState, rules: Ruleset, action: Action, n: int, events: list[Event]) -> None:
+    """The round's first take from the centre: the marker and the pick's surplus tiles both go to the
+    floor line, in the order azul.offer.marker-floor-order chooses."""
+    colour, dest = action.args[1:3]
+    split = action.args[3] if len(action.args) > 3 else 0
+    who = state.to_move
+    board = state.boards[who]
+    free = FLOOR_SPACES - len(board.floor)
+    taken = Event("take", "azul.offer.actions", who, detail=f"{n} {COLOURS[colour]} ({action.text})")
+    if rules.tiles_first:
+        events.append(taken)
+        surplus = _place_counting_surplus(board, colour, n, dest, state.lid, rules, split)
+        _take_marker(state, rules, who, events)
+    else:
+        _take_marker(state, rules, who, events)
+        events.append(taken)
+        surplus = _place_counting_surplus(board, colour, n, dest, state.lid, rules, split)
+    if _order_decides(free, surplus, rules):
+        cite_alternative("azul.offer.marker-floor-order", "tiles-first" if rules.tiles_first else "marker-first")
+
+
+def _place_counting_surplus(board: Board, colour: int, n: int, dest: int, lid: list[int], rules: Ruleset,
+                            split: int) -> int:
+    """`place_taken`; how many of the tiles went to the floor line or past it to the lid."""
+    before = len(board.floor) + lid[colour]
+    place_taken(board, colour, n, dest, lid, rules, split)
+    return len(board.floor) + lid[colour] - before
+
+
+def _order_decides(free: int, surplus: int, rules: Ruleset) -> bool:
+    """Whether marker-first and tiles-first charge the player differently. Only when the floor line had
+    room and the pick sent tiles to it; then the marker lies on space `taken` (marker-first) or after
+    the tiles. Under space-value every covered space costs its value whatever covers it, so the order
+    never matters; under one-point(-at-pick) the marker's space costs 1 instead of its value, so the
+    orders differ when the marker's two spaces differ in value. A marker kept off a full floor
+    (azul.offer.marker-on-full-floor) costs nothing, as a marker on a 1-point space would."""
+    if not free or not surplus or rules.marker_cost == "space-value":
+        return False
+    taken = FLOOR_SPACES - free
+    if surplus < free:
+        after = FLOOR_PENALTIES[taken + surplus]
+    elif rules.displace_to_lid:
+        after = FLOOR_PENALTIES[-1]
+    else:
+        after = 1
+    return FLOOR_PENALTIES[taken] != after
 
 
 def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]) -> None:
@@ -54,6 +105,8 @@ def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]
         cite_alternative("azul.offer.marker-on-full-floor", "displace-to-lid")
         state.lid[board.floor[-1]] += 1
         board.floor[-1] = MARKER
+        if rules.marker_cost == "one-point-at-pick":       # on the floor like any taken marker
+            _pay_for_marker(board, who, events)
     else:
         cite_alternative("azul.offer.marker-on-full-floor", "marker-off-floor")
     events.append(Event("marker", "azul.offer.first-from-centre", who, detail="takes the starting player marker"))

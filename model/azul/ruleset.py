@@ -19,6 +19,7 @@ from spec.suggest import did_you_mean
 IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "azul.score.single-axis": ("skip-single", "count-both"),
     "azul.offer.marker-on-full-floor": ("marker-off-floor", "displace-to-lid"),
+    "azul.offer.marker-floor-order": ("marker-first", "tiles-first"),
     "azul.offer.marker-untaken": ("same-starter", "next-clockwise"),
     "azul.prep.empty-round": ("end-game", "stall"),
     "azul.gray.unplaceable-line": ("allowed", "refused"),
@@ -41,6 +42,7 @@ class Ruleset:
     gray: bool = attrs.field(init=False, eq=False, repr=False)
     count_both: bool = attrs.field(init=False, eq=False, repr=False)
     displace_to_lid: bool = attrs.field(init=False, eq=False, repr=False)
+    tiles_first: bool = attrs.field(init=False, eq=False, repr=False)
     next_clockwise: bool = attrs.field(init=False, eq=False, repr=False)
     stall_on_empty: bool = attrs.field(init=False, eq=False, repr=False)
     refuse_unplaceable: bool = attrs.field(init=False, eq=False, repr=False)
@@ -57,6 +59,7 @@ class Ruleset:
         set_(self, "gray", self.wall == "gray")
         set_(self, "count_both", c["azul.score.single-axis"] == "count-both")
         set_(self, "displace_to_lid", c["azul.offer.marker-on-full-floor"] == "displace-to-lid")
+        set_(self, "tiles_first", c["azul.offer.marker-floor-order"] == "tiles-first")
         set_(self, "next_clockwise", c["azul.offer.marker-untaken"] == "next-clockwise")
         set_(self, "stall_on_empty", c["azul.prep.empty-round"] == "stall")
         set_(self, "refuse_unplaceable", c["azul.gray.unplaceable-line"] == "refused")

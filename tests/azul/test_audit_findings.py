@@ -6,9 +6,65 @@ action notation gets a "did you mean"."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from model.azul import NotationError, parse_action
+from model.azul import IMPLEMENTED, NotationError, parse_action
+from model.azul.colours import MARKER
+from model.azul.state import FLOOR_SPACES
+from tests.azul.guard import record
+from tests.azul.helpers import BLACK, BLUE, RED, bare, play, settle
+
+ORDER = "azul.offer.marker-floor-order"
+COST = "azul.floor.marker-cost"
+FULL = "azul.offer.marker-on-full-floor"
+
+
+def _first_centre_pick(choices: dict[str, str], on_floor: int, blue: int) -> tuple[list[int], int, set[str]]:
+    """P1 (score 50, `on_floor` red on the floor) takes `blue` blue from the centre to line 1 with the
+    marker; P2 then ends the round. P1's floor after the pick, P1's score after the round, and the
+    alternatives of the order point cited."""
+    g = bare(interpretations=choices)
+    s = g.state
+    b = s.boards[0]
+    b.score = 50
+    b.floor = [RED] * on_floor
+    s.centre[BLUE] = blue
+    s.factories[0][BLACK] = 1
+    settle(g)
+    with record() as fired:
+        play(g, "take C blue line 1")
+    floor = list(b.floor)
+    play(g, "take F1 black line 5")
+    assert s.round == 2
+    return floor, b.score, {alt for point, alt in fired.alternatives if point == ORDER}
+
+
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.lines.to-floor")
+@pytest.mark.parametrize(("alt", "floor"), [("marker-first", [RED, MARKER, BLUE, BLUE]),
+                                            ("tiles-first", [RED, BLUE, BLUE, MARKER])])
+def test_the_two_orders_of_marker_and_surplus_on_the_floor(alt: str, floor: list[int]) -> None:
+    assert _first_centre_pick({ORDER: alt}, 1, 3)[0] == floor
+
+
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.floor.marker-kept", "azul.floor.overflow-lid")
+def test_the_order_is_cited_exactly_where_it_changes_the_score() -> None:
+    """Every floor fill, surplus, marker cost and full-floor reading: the point is cited (with the
+    alternative played) exactly when the two orders end the round with different scores."""
+    decided = 0
+    for on_floor, surplus, cost, full in itertools.product(range(FLOOR_SPACES + 1), range(4),
+                                                            IMPLEMENTED[COST], IMPLEMENTED[FULL]):
+        played = {alt: _first_centre_pick({ORDER: alt, COST: cost, FULL: full}, on_floor, surplus + 1)
+                  for alt in IMPLEMENTED[ORDER]}
+        differ = played["marker-first"][1] != played["tiles-first"][1]
+        case = (on_floor, surplus, cost, full)
+        for alt, (_, _, cited) in played.items():
+            assert cited == ({alt} if differ else set()), case
+        decided += differ
+        if cost == "space-value":
+            assert not differ, case
+    assert decided > 0
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -30,3 +86,20 @@ def test_a_name_close_to_nothing_gets_no_suggestion(text: str) -> None:
     with pytest.raises(NotationError) as exc:
         parse_action(text)
     assert "did you mean" not in str(exc.value)
+
+
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.floor.marker-kept")
+def test_a_marker_displaced_onto_a_full_floor_still_costs_one_point_at_pick() -> None:
+    """marker-cost=one-point-at-pick with marker-on-full-floor=displace-to-lid: the marker lies on the
+    floor, so its taker pays the point at once, as on a floor with room (before issue 12's audit the
+    displaced marker was free: it cost nothing at pick and nothing at floor scoring)."""
+    g = bare(interpretations={COST: "one-point-at-pick", FULL: "displace-to-lid"})
+    s = g.state
+    b = s.boards[0]
+    b.score, b.floor = 10, [RED] * FLOOR_SPACES
+    s.centre[BLUE] = 1
+    s.factories[0][BLACK] = 1
+    settle(g)
+    events = play(g, "take C blue line 1")
+    assert b.floor == [RED] * (FLOOR_SPACES - 1) + [MARKER] and b.score == 9
+    assert [(e.kind, e.points) for e in events if e.kind == "penalty"] == [("penalty", -1)]
