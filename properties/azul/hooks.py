@@ -44,6 +44,9 @@ ROW_SETUPS: dict[str, RowSetup] = {
     "azul.offer.marker-on-full-floor=displace-to-lid": RowSetup(policy="floor-first", players=4),
     # a round nobody takes from the centre: every factory emptied by one take (a low supply)
     "azul.offer.marker-untaken=next-clockwise": RowSetup(policy="hoard", players=4),
+    # the order of the marker and a centre pick's surplus on the floor changes nothing under the default
+    # marker cost (every covered space costs its value): the row plays under one-point, where it does
+    "azul.offer.marker-floor-order=tiles-first": RowSetup(context={"azul.floor.marker-cost": "one-point"}),
     # a round with no tile at all: `lock-up` puts all 100 tiles on walls and unfinished lines (4 players).
     # Its last 1-4 free tiles often fit only a seat that is not the starter; under the default
     # same-starter reading that starter floors them round after round, the endless game

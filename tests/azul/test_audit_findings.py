@@ -103,3 +103,23 @@ def test_a_marker_displaced_onto_a_full_floor_still_costs_one_point_at_pick() ->
     events = play(g, "take C blue line 1")
     assert b.floor == [RED] * (FLOOR_SPACES - 1) + [MARKER] and b.score == 9
     assert [(e.kind, e.points) for e in events if e.kind == "penalty"] == [("penalty", -1)]
+
+
+@pytest.mark.clause("azul.offer.first-from-centre")
+def test_the_matrix_row_of_the_order_plays_under_a_marker_cost_that_lets_it_decide() -> None:
+    """Under the default marker cost the order never decides (above); the row's RowSetup
+    (properties/azul/hooks.py) plays it under one-point, where uniform play decides it."""
+    from properties.matrix import RowSetup, row_setups
+    from properties.simulate import run_campaign
+
+    label = f"{ORDER}=tiles-first"
+
+    def decided(setup: RowSetup) -> int:
+        campaign = run_campaign(4, 0, {**setup.context, ORDER: "tiles-first"}, game="azul",
+                                players=setup.players, policy=setup.policy, deep_every=0)
+        return campaign.totals("alt_hits")[(ORDER, "tiles-first")]
+
+    setup = row_setups("azul").get(label, RowSetup())
+    assert setup.context == {COST: "one-point"}
+    assert decided(RowSetup()) == 0
+    assert decided(setup) > 0
