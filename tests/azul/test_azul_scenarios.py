@@ -20,6 +20,7 @@ from harness.cli import cli
 from harness.pytest_plugin import peek_scenario
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_files, scenario_game
 from model.azul import IMPLEMENTED, new_game
+from tests.cli_helpers import run_cli
 from tests.scenario_helpers import refusal, write_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -225,16 +226,15 @@ def test_a_chance_script_that_runs_dry_is_a_diff_not_a_crash(tmp_path: Path) -> 
 
 def test_cli_show_renders_a_classic_scenario_and_exports_it(tmp_path: Path) -> None:
     path = str(FIXTURES / "guide" / "marker-first-from-centre.toml")
-    run = subprocess.run([sys.executable, "-m", "harness.cli", "show", path, "--steps"], capture_output=True, text=True)
+    # In this process (tests/cli_helpers.py; issue 13): the real subprocess is test_cli_runs_classic_scenarios_...'s
+    run = run_cli("show", path, "--steps")
     assert run.returncode == 0, run.stderr
     assert "after when[2]: take C yellow line 3" in run.stdout and "marker: P2" in run.stdout
-    export = subprocess.run([sys.executable, "-m", "harness.cli", "show", path, "--export", "2"],
-                            capture_output=True, text=True)
+    export = run_cli("show", path, "--export", "2")
     assert export.returncode == 0, export.stderr
     exported = load_scenario(_write(tmp_path, export.stdout))
     assert exported.given["marker"] == "P2" and exported.given["p2"]["floor"] == "TM"
-    svg = subprocess.run([sys.executable, "-m", "harness.cli", "show", path, "--svg", str(tmp_path / "x.svg")],
-                         capture_output=True, text=True)
+    svg = run_cli("show", path, "--svg", str(tmp_path / "x.svg"))
     assert svg.returncode == 2 and svg.stderr.strip().count("\n") == 0 and "Traceback" not in svg.stderr
 
 
