@@ -1,18 +1,21 @@
 """Findings of the blind audit of classic Azul (issue 12).
 
 F1: whether the starting player marker or the same centre pick's floor tiles go down first is the
-interpretation point azul.offer.marker-floor-order; both readings run. F3: a mistyped name in the
-action notation gets a "did you mean"."""
+interpretation point azul.offer.marker-floor-order; both readings run. F2: no default or note rests on
+what "the official game" does (no project source says so); the reasons cite the guide. F3: a
+mistyped name in the action notation gets a "did you mean"."""
 
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
 from model.azul import IMPLEMENTED, NotationError, parse_action
 from model.azul.colours import MARKER
 from model.azul.state import FLOOR_SPACES
+from spec.loader import load_catalogue
 from tests.azul.guard import record
 from tests.azul.helpers import BLACK, BLUE, RED, bare, play, settle
 
@@ -123,3 +126,25 @@ def test_the_matrix_row_of_the_order_plays_under_a_marker_cost_that_lets_it_deci
     assert setup.context == {COST: "one-point"}
     assert decided(RowSetup()) == 0
     assert decided(setup) > 0
+
+
+# Reasons reworded in the audit: each cites guide sentences and says where the guide leans the other way.
+REWORDED = ("azul.score.single-axis", "azul.floor.marker-cost", "azul.lines.full-line-choice",
+            "azul.lines.voluntary-split", "azul.end.final-floor", "azul.offer.marker-floor-order")
+OUTSIDE = re.compile("official", re.IGNORECASE)        # searched with the gray-side-variant-official locator removed
+
+
+def test_no_classic_reading_rests_on_the_official_game() -> None:
+    catalogue = load_catalogue(game="azul")
+    texts = [(c.id, "note", c.note or "") for c in catalogue]
+    texts += [(c.id, "text", c.text) for c in catalogue]
+    for point in catalogue.interpretations:
+        texts += [(point.id, "reason", point.reason), (point.id, "question", point.question)]
+        texts += [(f"{point.id}={a.name}", "support", a.support) for a in point.alternatives]
+    appeals = [(where, field) for where, field, text in texts
+               if OUTSIDE.search(text.replace("gray-side-variant-official", ""))]
+    assert appeals == []
+    for point_id in REWORDED:
+        reason = catalogue.interpretation(point_id).reason
+        assert re.search(r"[a-z0-9-]+/s\d+", reason), point_id
+        assert "leans the other way" in reason, point_id
