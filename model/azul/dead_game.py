@@ -16,12 +16,13 @@ tiles then only circulate).
 A path that exists here needs the bag's draws and the players' choices to cooperate; the question
 is whether one exists. Bounded: at most players x 5 releases, each pass over players x 5 lines.
 
-Whose lines count is the turn order's answer (`acting_seats`): when every free tile is of one colour
-and they fit on one factory (at most 4), each round puts them all on the first factory; the round's
-starter takes them, which ends the round with the centre untaken, and under
-azul.offer.marker-untaken=same-starter the same player starts again, for ever. Only that player
-can then ever move a tile to a line, so only their lines count (docs/azul-dead-game.md: the endless
-same-starter game). Under next-clockwise the start passes round the table and every seat counts.
+Whose lines count is the turn order's answer (`acting_seats`): when every free tile is of one colour,
+each round puts them on the first factories (4 to a factory), nothing a take leaves goes to the
+centre, so the round is exactly one take per filled factory, by the starter and the seats after them;
+the centre stays untaken, and under azul.offer.marker-untaken=same-starter the same player starts
+again, for ever. Only those seats can then ever move a tile to a line, so only their lines count
+(docs/azul-dead-game.md, the same-starter loop). Under next-clockwise the start passes round the
+table and every seat counts.
 """
 
 from __future__ import annotations
@@ -46,15 +47,20 @@ def free_tiles(state: AzulState) -> list[int]:
 
 def acting_seats(state: AzulState, rules: Ruleset, free: list[int]) -> tuple[int, ...]:
     """The seats that can ever take tiles again, read at a round's end (factories and centre empty)
-    before the next round is prepared: the next starter alone when the free tiles are of one colour
-    and fit one factory and the start does not pass on; every seat otherwise."""
+    before the next round is prepared: when the free tiles are of one colour and the start does not
+    pass on, the next starter and the seats after them, one per factory the tiles fill; every seat
+    otherwise."""
     colours = [c for c in range(NUM_COLOURS) if free[c]]
-    if rules.next_clockwise or len(colours) != 1 or free[colours[0]] > FACTORY_TILES:
+    if rules.next_clockwise or len(colours) != 1:
+        return tuple(range(state.players))
+    takes = min(-(-free[colours[0]] // FACTORY_TILES), len(state.factories))    # filled factories
+    if takes >= state.players:
         return tuple(range(state.players))
     cite_alternative("azul.offer.marker-untaken", "same-starter")
     # the marker's holder starts the next round (azul.floor.marker-kept); nobody takes it from the
     # centre after that, so the same player starts every later round
-    return (state.marker if state.marker != CENTRE else state.starter,)
+    first = state.marker if state.marker != CENTRE else state.starter
+    return tuple((first + i) % state.players for i in range(takes))
 
 
 def walls_can_change(state: AzulState, rules: Ruleset) -> bool:

@@ -47,13 +47,13 @@ ROW_SETUPS: dict[str, RowSetup] = {
     # the order of the marker and a centre pick's surplus on the floor changes nothing under the default
     # marker cost (every covered space costs its value): the row plays under one-point, where it does
     "azul.offer.marker-floor-order=tiles-first": RowSetup(context={"azul.floor.marker-cost": "one-point"}),
-    # a round with no tile at all: `lock-up` puts all 100 tiles on walls and unfinished lines (4 players).
-    # Its last 1-4 free tiles often fit only a seat that is not the starter; under the default
-    # same-starter reading that starter floors them round after round, the endless game
-    # docs/azul-dead-game.md leaves open (a watchdog livelock, 2 of 10 games), so the row's games pass
-    # the turn on (next-clockwise) and the next seat parks them (tests/azul/test_azul_stall_row.py).
-    "azul.prep.empty-round=stall": RowSetup(policy="lock-up", players=4,
-                                            context={"azul.offer.marker-untaken": "next-clockwise"}),
+    # a round with no tile at all: `lock-up` puts all 100 tiles on walls and unfinished lines (4 players;
+    # its games that leave the last tiles to seats that never get them end as dead games instead:
+    # docs/azul-dead-game.md, the same-starter loop; tests/azul/test_azul_stall_row.py)
+    "azul.prep.empty-round=stall": RowSetup(policy="lock-up", players=4),
+    # a dead game: `hoard` (4 players) runs the supply down to one colour that only seats which never
+    # get those tiles could use (the same-starter loop)
+    "azul.end.dead-game=stall": RowSetup(policy="hoard", players=4),
 }
 
 LETTERS = "BYRKT"        # blue yellow red black turquoise (model/azul/colours.py order)

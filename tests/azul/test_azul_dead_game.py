@@ -9,6 +9,7 @@ import random
 import pytest
 
 from model.azul import IMPLEMENTED, Game, IllegalAction, new_game, parse_action, round_end
+from model.azul.colours import printed_column
 from model.azul.dead_game import walls_can_change
 from model.azul.supply import fill_factories
 from model.azul.walls import complete_rows
@@ -142,6 +143,26 @@ def test_one_colour_on_one_factory_counts_only_the_next_starter() -> None:
     assert walls_can_change(s, g.rules)              # 5 red then reach two factories: P2's line 3
     s.starter = 1
     assert not walls_can_change(s, g.rules)          # P2 alone takes the 2: P1's line never completes
+
+
+@pytest.mark.clause("azul.end.trigger", "azul.prep.refill", "azul.floor.marker-kept")
+def test_one_colour_over_several_factories_counts_one_seat_per_factory() -> None:
+    """4 players, coloured wall: P1 and P2 hold red in every row, P3 and P4 none. Free red over two
+    factories is two whole-factory takes a round, by the starter and the next seat."""
+    g = bare(players=4)
+    s = g.state
+    s.bag = [0] * 5
+    for board in s.boards[:2]:
+        for r in range(5):
+            board.wall[r * 5 + printed_column(r, RED)] = RED
+    s.bag[RED], s.starter = 6, 0
+    assert not walls_can_change(s, g.rules)          # P1 and P2 floor them every round
+    s.starter = 1
+    assert walls_can_change(s, g.rules)              # P2 and P3: P3 can tile red
+    s.starter, s.bag[RED] = 3, 8
+    assert walls_can_change(s, g.rules)              # P4 and P1
+    s.starter, s.bag[RED] = 0, 9
+    assert walls_can_change(s, g.rules)              # a third factory: P3 takes too
 
 
 @pytest.mark.clause("azul.end.trigger", "azul.prep.continue")
