@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,25 @@ FAILING = {**TESTS, "tests/x.py::test_broken": {"outcome": "failed", "declared":
 STAGES_OK = [{"name": n, "ok": True, "detail": "", "failures": []} for n in ("spec lint", "scenarios", "tests and properties")]
 STAGES_FAILED = STAGES_OK[:2] + [{"name": "tests and properties", "ok": False, "detail": "1 failed",
                                   "failures": ["tests/x.py::test_broken"]}]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _charts_drawn_once_per_input() -> Iterator[None]:
+    """The report's charts are pure drawings of their data (harness/plots.py), and matplotlib is most
+    of a report build's CPU: this module's reports draw each distinct chart once (issue 13)."""
+    import harness.plots as plots
+
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("score_distributions", "decided_counts"):
+            draw, drawn = getattr(plots, name), {}
+
+            def once(data, title, draw=draw, drawn=drawn):  # type: ignore[no-untyped-def]
+                key = (repr([(k, v if isinstance(v, int) else tuple(v)) for k, v in data.items()]), title)  # in order
+                if key not in drawn:
+                    drawn[key] = draw(data, title)
+                return drawn[key]
+            mp.setattr(plots, name, once)
+        yield
 
 
 def _matrix(broken: bool, tmp: Path) -> list[dict]:
