@@ -20,11 +20,13 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
-    """The address of a small Dask cluster: 2 worker processes of 1 thread."""
+    """The address of a small Dask cluster: 2 worker processes of 1 thread. Its workers see
+    AZUL_MUTATION_PROBES (only the mutant test's probe tests read it), so the mutant test uses this
+    cluster too instead of starting its own (issue 13)."""
     import distributed
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=None, env={"AZUL_MUTATION_PROBES": "1"}) as cluster:
         yield cluster.scheduler_address
 
 
@@ -121,26 +123,22 @@ def test_differential_on_a_dask_cluster_equals_one_process(scheduler: str) -> No
 
 
 @pytest.mark.timeout(900)          # two private copies of the project, each warming a fork server
-def test_mutants_on_a_dask_cluster_get_the_verdicts_of_one_process(monkeypatch: pytest.MonkeyPatch,
+def test_mutants_on_a_dask_cluster_get_the_verdicts_of_one_process(monkeypatch: pytest.MonkeyPatch, scheduler: str,
                                                                    untracked_duel_plans: dict) -> None:
     """Two probe 'mutants' (a test that fails: killed; one that passes: survived) run in each Dask
     worker's private copy of the project, with the verdicts of a local run, in the order of the work."""
-    import distributed
-
     from harness.mutation.runner import run_all
     from harness.mutation.selection import Stage
 
-    monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")         # inherited by the cluster's worker processes
+    monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")         # the local run's (the cluster's workers have it)
     root = Path(__file__).resolve().parents[1]
     mutant = untracked_duel_plans["duel.score.horizontal"].mutants[0]
     probes = "tests/test_mutation_probes.py::"
     work = [(mutant, (Stage((probes + "test_probe_fails",), 60.0),), 60.0),
             (mutant, (Stage((probes + "test_probe_passes",), 60.0),), 60.0)]
     local = run_all(root, work, 1, lambda _r: None)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        seen: list[str] = []
-        farmed = run_all(root, work, Workers(2, cluster.scheduler_address), lambda r: seen.append(r.status))
+    seen: list[str] = []
+    farmed = run_all(root, work, Workers(2, scheduler), lambda r: seen.append(r.status))
     assert [(r.status, r.killer) for r in farmed if r] == [(r.status, r.killer) for r in local if r] \
         == [("killed", probes + "test_probe_fails"), ("survived", None)]
     assert seen == ["killed", "survived"]
