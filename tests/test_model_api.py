@@ -65,6 +65,17 @@ def test_notation_round_trips() -> None:
             assert parse_action(format_action(a)) == a
 
 
+@pytest.mark.parametrize("text, hint", (("moon rde", "did you mean 'red'?"), ("sun L bleu", "did you mean 'blue'?"),
+                                        ("mon red", "did you mean 'moon'?"), ("plaet 2", "did you mean 'plate'?"),
+                                        ("stack red,blak", "did you mean 'black'?")))
+def test_a_misspelt_action_gets_a_did_you_mean(text: str, hint: str) -> None:
+    from model.errors import NotationError
+
+    with pytest.raises(NotationError) as err:
+        parse_action(text)
+    assert hint in str(err.value) and str(err.value).count("\n") == 0
+
+
 @pytest.mark.clause("duel.round.structure", "duel.end.after-round-5")
 @pytest.mark.parametrize("interp", sorted(IMPLEMENTED))
 def test_random_play_ends_after_five_rounds_under_every_alternative(interp: str) -> None:

@@ -25,6 +25,7 @@ import attrs
 from model.base import KeyedAction
 from model.duel.colours import COLOURS, colour_index
 from model.errors import NotationError
+from spec.suggest import did_you_mean
 
 
 class Kind(enum.IntEnum):
@@ -126,6 +127,8 @@ _PATTERNS: list[tuple[re.Pattern[str], Kind]] = [
     (re.compile(r"tile ([1-6])$"), Kind.TILE),
     (re.compile(r"pass$"), Kind.PASS),
 ]
+# the first word of every action above, for "did you mean"
+_VERBS: tuple[str, ...] = tuple(sorted({p.pattern.split(" ", 1)[0].rstrip("$") for p, _ in _PATTERNS}))
 
 
 def parse_action(text: str) -> Action:
@@ -161,5 +164,7 @@ def parse_action(text: str) -> Action:
             return act(kind)
         except ValueError as exc:
             raise NotationError(f"{text!r}: {exc}") from None
-    raise NotationError(f"{text!r} is not an action (e.g. 'sun L red', 'moon black', 'line 3', "
+    verb = t.split(" ", 1)[0] if t else ""
+    hint = did_you_mean(verb, _VERBS) if verb not in _VERBS else ""
+    raise NotationError(f"{text!r} is not an action{hint} (e.g. 'sun L red', 'moon black', 'line 3', "
                         "'broken', 'plate 2', 'draw', 'keep P07', 'place 5 r1', 'chip 2', 'pass')")

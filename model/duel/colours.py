@@ -19,4 +19,6 @@ def colour_index(name: str) -> int:
     try:
         return COLOUR_INDEX[name]
     except KeyError:
-        raise ValueError(f"unknown colour {name!r} (colours: {', '.join(COLOURS)})") from None
+        from spec.suggest import did_you_mean
+
+        raise ValueError(f"unknown colour {name!r}{did_you_mean(name, COLOURS)} (colours: {', '.join(COLOURS)})") from None
