@@ -45,7 +45,8 @@ def test_a_writer_that_reads_while_another_is_between_read_and_write_loses_nothi
     b.start()
     a.join(30)
     b.join(30)
-    assert set(read_tests(record)) == {"tests/test_x.py::test_old", "tests/test_a.py::test_a", "tests/test_b.py::test_b"}
+    assert set(read_tests(record)) == {"tests/test_x.py::test_old", "tests/test_a.py::test_a",
+                                       "tests/test_b.py::test_b"}
 
 
 WRITER = """

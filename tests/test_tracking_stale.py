@@ -43,7 +43,8 @@ def test_tests_that_are_gone_are_told_from_those_that_exist(tmp_path: Path) -> N
     (tmp_path / "fixtures").mkdir()
     (tmp_path / "fixtures" / "s.toml").write_text('id = "scenario-now"\n')
     (tmp_path / "fixtures" / "no-id.toml").write_text('clauses = []\n')
-    present = ["tests/test_m.py::test_kept[1]", "tests/test_m.py::TestPlain::test_method",
+    present = ["tests/test_m.py::test_kept[1]", "tests/test_m.py::test_kept[a::b]",
+               "tests/test_m.py::TestPlain::test_method",
                "tests/test_m.py::TestMachine::runTest", "tests/test_m.py::TestInherits::test_from_base",
                "tests/test_m.py::test_reexported", "tests/test_m.py::test_defined_in_a_block",
                "tests/broken.py::test_anything", "fixtures/s.toml::scenario-now", "fixtures/no-id.toml::no-id"]

@@ -75,11 +75,11 @@ def missing_tests(root: Path, nodeids: Iterable[str]) -> list[str]:
 
 
 def _present(root: Path, nodeid: str) -> bool:
-    file, *names = nodeid.split("::")
+    file, _, rest = nodeid.partition("::")
     path = root / file
     if not path.is_file():
         return False
-    names = [n.split("[", 1)[0] for n in names]          # parametrised ids: the function's name
+    names = rest.split("[", 1)[0].split("::") if rest else []    # parametrised: the function's name
     if not names:
         return True
     if path.suffix == ".toml":
