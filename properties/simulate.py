@@ -8,6 +8,7 @@ from its registry entry (harness/registry.py); nothing here names a game.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from collections import Counter
@@ -76,6 +77,7 @@ class GameReport:
     substep_hits: Counter[tuple[str, str]] = attrs.field(factory=Counter)   # (step, step) -> times (substep)
     game: str = DEFAULT_GAME
     players: int = 2
+    actions_digest: str = ""                  # a campaign's passing game keeps this instead of its log
 
     def broken(self, overrides: Mapping[str, str] | None = None, directory: Path | None = None,
                policy: str = "uniform") -> InvariantBroken | None:
@@ -264,6 +266,8 @@ class CampaignReport:
     game: str = DEFAULT_GAME
     players: int | None = None
 
+    folded: dict[str, Counter[Any]] = attrs.field(factory=dict)   # counters moved out of the games
+
     @property
     def failures(self) -> list[GameReport]:
         return [g for g in self.games if g.failure is not None]
@@ -273,10 +277,25 @@ class CampaignReport:
         return self.unplayed > 0
 
     def totals(self, attr: str) -> Counter[Any]:
-        out: Counter[Any] = Counter()
+        out: Counter[Any] = Counter(self.folded.get(attr, ()))
         for g in self.games:
             out.update(getattr(g, attr))
         return out
+
+
+# A campaign's per-game counters, summed into the campaign as each game arrives (CampaignReport.totals).
+GAME_COUNTERS: tuple[str, ...] = ("branches", "draws", "clause_hits", "alt_hits", "edge_hits", "substep_hits")
+
+
+def slim(report: GameReport, folded: dict[str, Counter[Any]]) -> None:
+    """Keep a campaign's memory to a few scalars per game: the game's counters go into `folded`, and a
+    passing game's action log (needed only to replay a failure) becomes its digest."""
+    for attr in GAME_COUNTERS:
+        folded.setdefault(attr, Counter()).update(getattr(report, attr))
+        setattr(report, attr, Counter())
+    report.actions_digest = hashlib.blake2b("\n".join(report.actions_log).encode(), digest_size=16).hexdigest()
+    if report.failure is None:
+        report.actions_log = []
 
 
 def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None = None,
@@ -295,6 +314,7 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
     seeds = list(range(seed, seed + games))
     overrides = dict(overrides or {})
     reports: list[GameReport] = []
+    folded: dict[str, Counter[Any]] = {}
     deadline = time.monotonic() + budget_seconds if budget_seconds else None
 
     def enough() -> bool:
@@ -306,6 +326,9 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
         return "skipped" if enough() else None
 
     def collect(batch: Any, done: list[GameReport]) -> None:
+        if max_failures is None:          # otherwise slimmed once the games past the last failure are cut
+            for report in done:
+                slim(report, folded)
         reports.extend(done)
         if progress:
             progress(len(done))
@@ -324,7 +347,9 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
             keep = failed[max_failures - 1] + 1
             skipped += len(reports) - keep
             reports = reports[:keep]
-    return CampaignReport(reports, overrides, policy, unplayed, budget_seconds, skipped, game, players)
+        for report in reports:
+            slim(report, folded)
+    return CampaignReport(reports, overrides, policy, unplayed, budget_seconds, skipped, game, players, folded)
 
 
 def group_failures(failures: Iterable[GameReport]) -> list[tuple[str, list[GameReport]]]:

@@ -33,7 +33,28 @@ def test_simulate_rejects_an_unknown_alternative_in_one_line() -> None:
 def test_same_seed_same_campaign() -> None:
     a = run_campaign(3, seed=5)
     b = run_campaign(3, seed=5, jobs=2)
-    assert [g.actions_log for g in a.games] == [g.actions_log for g in b.games]
+    assert all(len(g.actions_digest) == 32 for g in a.games)
+    assert [g.actions_digest for g in a.games] == [g.actions_digest for g in b.games]
+
+
+def test_a_campaign_keeps_sums_not_every_games_counters_and_logs() -> None:
+    """Memory stays a few scalars per game (issue 13): the counters are summed as games arrive and a
+    passing game's action log is replaced by its digest; the totals are those of the games played
+    one by one."""
+    import hashlib
+    from collections import Counter
+
+    from properties.simulate import GAME_COUNTERS, play_checked
+
+    campaign = run_campaign(3, seed=5, jobs=2)
+    alone = [play_checked(s) for s in (5, 6, 7)]
+    for attr in GAME_COUNTERS:
+        assert campaign.totals(attr) == sum((Counter(getattr(g, attr)) for g in alone), Counter()), attr
+        assert all(not getattr(g, attr) for g in campaign.games)
+    assert campaign.totals("clause_hits") and campaign.totals("draws")
+    assert all(g.failure is None and g.actions_log == [] for g in campaign.games)
+    assert [g.actions_digest for g in campaign.games] == [
+        hashlib.blake2b("\n".join(g.actions_log).encode(), digest_size=16).hexdigest() for g in alone]
 
 
 @pytest.mark.clause("duel.acquire.end", "duel.acquire.plate.draw")
