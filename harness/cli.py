@@ -13,44 +13,60 @@ from rich.console import Console
 
 from harness.errors import UserError
 from harness.game_option import game_option, require
-from harness.diff import diff_command
-from harness.mutation_commands import mutate_command
-from harness.property_commands import interpretations_command, simulate_command
 from harness.scenarios import ScenarioError
-from harness.suspect_commands import suspects_command
-from harness.spec_commands import spec_group
 from harness.registry import UnknownGame
 from model.errors import RulesetError
 from spec import SpecError, default_catalogue
 
 
-@click.group()
+# Commands defined in modules of their own, imported only when that command runs (or the command list
+# is shown): `mutate` alone would import pytest and the mutation operators into every command.
+LAZY_COMMANDS: dict[str, str] = {
+    "spec": "harness.spec_commands:spec_group",
+    "simulate": "harness.property_commands:simulate_command",
+    "interpretations": "harness.property_commands:interpretations_command",
+    "mutate": "harness.mutation_commands:mutate_command",
+    "suspects": "harness.suspect_commands:suspects_command",
+    "diff": "harness.diff:diff_command",
+}
+
+
+def _load(ref: str) -> click.Command:
+    module, _, attribute = ref.partition(":")
+    command: click.Command = getattr(import_module(module), attribute)
+    return command
+
+
+class LazyGroup(click.Group):
+    """A click group whose LAZY_COMMANDS, and the commands only some games have (e.g. classic Azul's
+    `differential`, from their registry entries), are imported on first use."""
+
+    def _game_commands(self) -> None:
+        from harness.registry import game_names, get_game
+
+        for name in game_names():
+            for ref in get_game(name).commands:
+                command = _load(ref)
+                if command.name not in self.commands:
+                    self.add_command(command)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._game_commands()
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in LAZY_COMMANDS:
+            self.add_command(_load(LAZY_COMMANDS[cmd_name]), cmd_name)
+        if cmd_name not in self.commands:
+            self._game_commands()
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup)
 @click.version_option(package_name="azul-rules")
 def cli() -> None:
     """Rules verification and specification test harness for board-game rulebooks (Azul Duel,
     classic Azul; `--game NAME` on the commands that take it)."""
-
-
-cli.add_command(spec_group)
-cli.add_command(simulate_command)
-cli.add_command(interpretations_command)
-cli.add_command(mutate_command)
-cli.add_command(suspects_command)
-cli.add_command(diff_command)
-
-
-def _game_commands() -> None:
-    """Commands only some games have (e.g. classic Azul's `differential`), from their registry entries."""
-    from harness.registry import game_names, get_game
-
-    for name in game_names():
-        entry = get_game(name)
-        for ref in entry.commands:
-            module, _, attribute = ref.partition(":")
-            cli.add_command(getattr(import_module(module), attribute))
-
-
-_game_commands()
 
 
 @cli.command("verify")

@@ -102,3 +102,16 @@ def test_lazy_exports_are_the_defining_modules_objects() -> None:
     assert {"Game", "new_game", "Ruleset"} <= set(dir(model.duel))
     with pytest.raises(AttributeError, match="module 'model.duel' has no attribute 'engin'"):
         model.duel.engin  # noqa: B018
+
+
+def test_the_cli_imports_a_command_module_only_when_that_command_runs() -> None:
+    """`mutate` pulls pytest and the mutation operators in (about 0.3-0.45 s): no other command pays for it."""
+    probe = ("import sys; from click.testing import CliRunner; from harness.cli import cli; "
+             "r = CliRunner().invoke(cli, ['bench', '--help']); assert r.exit_code == 0, r.output; "
+             "print(' '.join(m for m in ('pytest', 'harness.mutation_commands', 'harness.diff', "
+             "'harness.property_commands') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split() == []
+    probe = probe.replace("'bench', '--help'", "'mutate', '--help'")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    assert {"pytest", "harness.mutation_commands"} <= set(out.stdout.split())
