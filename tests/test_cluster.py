@@ -18,15 +18,21 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
                                 reason="could not import 'distributed'")
 
 
+# What the mutant test's sandboxes see, on the cluster and locally: the probe tests, and no hot swap
+# (the probes never run the mutated module, so importing the whole project up front to hot-swap it
+# would only cost each sandbox about 3 CPU s; issue 13).
+PROBES = {"AZUL_MUTATION_PROBES": "1", "AZUL_MUTATE_HOTSWAP": "0"}
+
+
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a small Dask cluster: 2 worker processes of 1 thread. Its workers see
-    AZUL_MUTATION_PROBES (only the mutant test's probe tests read it), so the mutant test uses this
+    PROBES (only the mutant test's sandboxes read them), so the mutant test uses this
     cluster too instead of starting its own (issue 13)."""
     import distributed
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, env={"AZUL_MUTATION_PROBES": "1"}) as cluster:
+                                  dashboard_address=None, env=dict(PROBES)) as cluster:
         yield cluster.scheduler_address
 
 
@@ -130,7 +136,8 @@ def test_mutants_on_a_dask_cluster_get_the_verdicts_of_one_process(monkeypatch: 
     from harness.mutation.runner import run_all
     from harness.mutation.selection import Stage
 
-    monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")         # the local run's (the cluster's workers have it)
+    for name, value in PROBES.items():                      # the local run's (the cluster's workers have them)
+        monkeypatch.setenv(name, value)
     root = Path(__file__).resolve().parents[1]
     mutant = untracked_duel_plans["duel.score.horizontal"].mutants[0]
     probes = "tests/test_mutation_probes.py::"
