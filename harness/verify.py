@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from collections import Counter
@@ -195,7 +196,9 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         closing = run.closing or f"pytest exited with status {run.returncode} (no summary line)"
         console.print(closing, highlight=False, markup=False, soft_wrap=True)   # CI logs: the counts alone
         st.detail = closing + ("" if st.ok else f" (log: {out}/pytest.log)")
+    warm = _warm_up()                   # while pytest's processes work, this one would only wait
     _stage(console, stages, "tests and properties", tests)
+    warm.join(WARM_UP_SECONDS)
     test_results = load_test_results(tests_json)
 
     def mutation(st: Stage) -> dict[str, dict[str, Any]]:
@@ -286,6 +289,39 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
 
 
 MAX_COUNTEREXAMPLES = 20        # counterexample files verify writes per stage (all failures are counted)
+
+WARM_UP_SECONDS = 60.0          # the most the stages after the tests wait for the warm-up (it takes seconds)
+LITERAL_FOLDERS = ("model", "properties", "harness", "tests")   # what coverage, lint and suspects parse
+
+
+def warm_up() -> None:
+    """Load what the stages after the tests load anyway: the clause-id literals of every folder
+    coverage, lint and the suspect pins read (harness.coverage keeps them by text), the report's
+    plotting library and its templates. Caches only: every stage's result is the same without it."""
+    from harness.coverage import id_literals
+    for folder in LITERAL_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            try:
+                id_literals(path)
+            except (OSError, SyntaxError, ValueError):
+                pass                    # the stage that reads it reports it
+    import harness.plots  # noqa: F401  (matplotlib: seconds of imports)
+    from harness.report import _ENV
+    for template in ("report.html.j2", "coverage.md.j2"):
+        _ENV.get_template(template)
+
+
+def _warm_up() -> threading.Thread:
+    """`warm_up` in a thread while the test stage waits for pytest; a failure there is left to the
+    stage that does the same work for real (its error names what broke)."""
+    def run() -> None:
+        try:
+            warm_up()
+        except Exception:               # noqa: BLE001  (a cache: the real stage raises it)
+            pass
+    thread = threading.Thread(target=run, name="verify-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str, Any], profile: str, jobs: int,
