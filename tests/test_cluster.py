@@ -132,7 +132,8 @@ def test_differential_on_a_dask_cluster_equals_one_process(scheduler: str) -> No
 def test_mutants_on_a_dask_cluster_get_the_verdicts_of_one_process(monkeypatch: pytest.MonkeyPatch, scheduler: str,
                                                                    untracked_duel_plans: dict) -> None:
     """Two probe 'mutants' (a test that fails: killed; one that passes: survived) run in each Dask
-    worker's private copy of the project, with the verdicts of a local run, in the order of the work."""
+    worker's private copy of the project, with the verdicts of a local run on two private copies,
+    in the order of the work."""
     from harness.mutation.runner import run_all
     from harness.mutation.selection import Stage
 
@@ -143,7 +144,7 @@ def test_mutants_on_a_dask_cluster_get_the_verdicts_of_one_process(monkeypatch: 
     probes = "tests/test_mutation_probes.py::"
     work = [(mutant, (Stage((probes + "test_probe_fails",), 60.0),), 60.0),
             (mutant, (Stage((probes + "test_probe_passes",), 60.0),), 60.0)]
-    local = run_all(root, work, 1, lambda _r: None)
+    local = run_all(root, work, 2, lambda _r: None)           # the local pool's parallel path: two copies
     seen: list[str] = []
     farmed = run_all(root, work, Workers(2, scheduler), lambda r: seen.append(r.status))
     assert [(r.status, r.killer) for r in farmed if r] == [(r.status, r.killer) for r in local if r] \
