@@ -123,3 +123,20 @@ def test_deleting_the_rule_tests_leaves_the_clause_unguarded(
             assert verdict.survivors and all(s["diff"].startswith("--- a/model/") for s in verdict.survivors)
             assert diff_key(clause, verdict.survivors[0]["diff"]) == verdict.survivors[0]["key"]
     json.dumps(stored)   # the store stays plain JSON
+
+
+def test_a_budget_spent_before_the_run_starts_no_private_copy(monkeypatch: pytest.MonkeyPatch,
+                                                              untracked_duel_plans: dict[str, ClausePlan]) -> None:
+    """`mutate --budget` spent during planning: every mutant comes back not run, and no copy of the
+    project is made nor a worker started for them (about 1 CPU s; issue 13)."""
+    import time
+
+    from harness.mutation import runner
+
+    def no_copy(root: Path) -> None:
+        raise AssertionError("a private copy was made for a run with no time left")
+
+    monkeypatch.setattr(runner, "sandbox", no_copy)
+    mutants = untracked_duel_plans["duel.score.horizontal"].mutants[:2]
+    work = [(m, ("tests/test_model_setup.py",), 60.0) for m in mutants]
+    assert runner.run_all(ROOT, work, 1, lambda r: None, deadline=time.monotonic() - 1) == [None, None]

@@ -112,6 +112,8 @@ def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], job
     (time.monotonic()) is skipped and comes back as None."""
     if not work:
         return []
+    if deadline is not None and time.monotonic() > deadline:
+        return [None] * len(work)          # a budget spent already: no private copy, no worker start
     workers = workers_of(jobs)
     if workers.cluster is not None:
         return _run_on_cluster(root, work, workers, on_result, deadline)
