@@ -44,14 +44,37 @@ def _first_centre_pick(choices: dict[str, str], on_floor: int, blue: int) -> tup
     return floor, b.score, {alt for point, alt in fired.alternatives if point == ORDER}
 
 
-@pytest.mark.clause("azul.offer.first-from-centre", "azul.lines.to-floor")
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.lines.to-floor", "azul.offer.actions")
 @pytest.mark.parametrize(("alt", "floor"), [("marker-first", [RED, MARKER, BLUE, BLUE]),
                                             ("tiles-first", [RED, BLUE, BLUE, MARKER])])
 def test_the_two_orders_of_marker_and_surplus_on_the_floor(alt: str, floor: list[int]) -> None:
     assert _first_centre_pick({ORDER: alt}, 1, 3)[0] == floor
 
 
-@pytest.mark.clause("azul.offer.first-from-centre", "azul.floor.marker-kept", "azul.floor.overflow-lid")
+@pytest.mark.clause("azul.offer.actions", "azul.floor.overflow-lid", "azul.offer.first-from-centre")
+@pytest.mark.parametrize("alt", IMPLEMENTED[ORDER])
+def test_the_first_centre_pick_reports_its_take_and_overflows_to_the_lid_in_either_order(alt: str) -> None:
+    """P2 (score 20, 5 red on the floor) takes 4 blue from the centre to line 1 with the marker: one
+    blue on the line, marker and 3 surplus blue for 2 floor spaces, the rest to the lid (never the bag;
+    tiles-first fills the floor first, and the marker then finds no space), and the take is reported
+    for P2 whichever goes down first."""
+    g = bare(interpretations={ORDER: alt}, first=1)
+    s = g.state
+    b = s.boards[1]
+    b.score, b.floor = 20, [RED] * 5
+    s.centre[BLUE] = 4
+    s.factories[0][BLACK] = 1
+    settle(g)
+    bag, lid = list(s.bag), list(s.lid)
+    events = play(g, "take C blue line 1")
+    assert [(e.player, e.detail) for e in events if e.kind == "take"] == [(1, "4 blue (take C blue line 1)")]
+    to_lid = 2 if alt == "marker-first" else 1          # tiles-first: the marker finds the floor full
+    assert s.bag == bag and sum(s.lid) - sum(lid) == to_lid and s.lid[BLUE] - lid[BLUE] == to_lid
+    assert b.floor == ([RED] * 5 + [MARKER, BLUE] if alt == "marker-first" else [RED] * 5 + [BLUE, BLUE])
+
+
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.floor.marker-kept", "azul.floor.overflow-lid",
+                    "azul.offer.actions")
 def test_the_order_is_cited_exactly_where_it_changes_the_score() -> None:
     """Every floor fill, surplus, marker cost and full-floor reading: the point is cited (with the
     alternative played) exactly when the two orders end the round with different scores."""
@@ -105,7 +128,7 @@ def test_a_marker_displaced_onto_a_full_floor_still_costs_one_point_at_pick() ->
     settle(g)
     events = play(g, "take C blue line 1")
     assert b.floor == [RED] * (FLOOR_SPACES - 1) + [MARKER] and b.score == 9
-    assert [(e.kind, e.points) for e in events if e.kind == "penalty"] == [("penalty", -1)]
+    assert [(e.kind, e.player, e.points) for e in events if e.kind == "penalty"] == [("penalty", 0, -1)]
 
 
 @pytest.mark.clause("azul.offer.first-from-centre")
