@@ -1,0 +1,25 @@
+"""The report's charts are the same SVG for the same data, in any process: no timestamp, no random
+clip-path ids (a report diff between two runs shows only what changed)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+DRAW = ("from harness.plots import score_distributions, decided_counts; "
+        "print(score_distributions({'greedy': [3, 9, 12, 30, 31], 'uniform': [1, 2, 8]}, 'scores') "
+        "+ decided_counts({'p.x=a': 4, 'p.x=b': 0}, 'decided'))")
+
+
+def _draw(hash_seed: str) -> str:
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    return subprocess.run([sys.executable, "-c", DRAW], capture_output=True, text=True, timeout=120, check=True,
+                          env=env).stdout
+
+
+def test_the_same_data_draws_the_same_svg_in_two_processes() -> None:
+    first, second = _draw("1"), _draw("2")
+    assert "<svg" in first and "clip-path" in first
+    assert "<dc:date>" not in first
+    assert first == second
