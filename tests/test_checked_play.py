@@ -15,22 +15,13 @@ from model.duel.state import SLOT_CELLS, GameState
 from properties.duel.hooks import incremental_invariants
 from properties.duel.invariants import changed_domes, dome_consistency
 from properties.simulate import play_checked
+from tests.catch_helpers import corrupt_at
 
 SEED = 4
 
 
 def _corrupt_at(monkeypatch: pytest.MonkeyPatch, step: int, corrupt: Callable[[GameState], None]) -> None:
-    """A broken engine: the `step`-th action played also runs `corrupt` on the state."""
-    original = Game.apply
-    played = [0]
-
-    def apply(self: Game, action):  # type: ignore[no-untyped-def]
-        events = original(self, action)
-        played[0] += 1
-        if played[0] == step:
-            corrupt(self.state)
-        return events
-    monkeypatch.setattr(Game, "apply", apply)
+    corrupt_at(monkeypatch, Game, step, corrupt)
 
 
 def _leak_a_tile(state: GameState) -> None:

@@ -12,6 +12,7 @@ from model.azul.colours import ROWS
 from properties.azul import hooks
 from properties.simulate import play_checked
 from tests.azul.test_azul_invariants_catch import CASES
+from tests.catch_helpers import corrupt_at
 
 NEVER = 10**6          # no step of a game is a multiple: mid-round, only the incremental check runs
 
@@ -47,16 +48,7 @@ def _corrupt_at(monkeypatch: pytest.MonkeyPatch, step: int, corrupt) -> None:  #
     """A broken classic engine: the `step`-th action played also runs `corrupt` on the state."""
     from model.azul.game import Game
 
-    original = Game.apply
-    played = [0]
-
-    def apply(self, action):  # type: ignore[no-untyped-def]
-        events = original(self, action)
-        played[0] += 1
-        if played[0] == step:
-            corrupt(self.state)
-        return events
-    monkeypatch.setattr(Game, "apply", apply)
+    corrupt_at(monkeypatch, Game, step, corrupt)
 
 
 def _negative_score(state) -> None:  # type: ignore[no-untyped-def]
