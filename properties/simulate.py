@@ -218,9 +218,8 @@ def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdo
             where = f"round {getattr(game.state, 'round', '?')}, phase {_phase(game)}"
             if not game.is_stalled:
                 return (NO_ACTION, f"no legal action in {where}, yet the game is neither over nor stalled")
-            for name, _, msg in state_invariants(game):       # is this stall one the readings allow?
-                return (name, msg)
-            return None
+            problem = next(iter(state_invariants(game)), None)    # is this stall one the readings allow?
+            return None if problem is None else (problem[0], problem[2])
         action = choose(game, actions, rng)
         before = game.copy()
         log.append(str(action))

@@ -16,14 +16,14 @@ timeout, never a kill). When no tracking exists for a clause, the whole suite ru
 from __future__ import annotations
 
 import ast
-import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import attrs
+
+from harness.tracking_record import read_tests
 
 
 @attrs.frozen
@@ -44,24 +44,18 @@ def load_tracking(path: Path, resolve: Mapping[str, str], root: Path | None = No
     """The suite's per-test record (written by the pytest plugin's --clause-json). With `root`, a test
     that no longer exists under it (renamed, removed: see `missing_tests`) is left out: selected, it
     would end its mutants' runs with pytest's 'not found' (exit 4), counted as errors."""
-    if not path.exists():
-        return []
-    if root is not None:
-        gone = set(missing_tests(root, _tracked_ids(path)))
-        return [r for r in load_tracking(path, resolve) if r.nodeid not in gone]
-    data: dict[str, Any] = json.loads(path.read_text())["tests"]
+    data = read_tests(path)
+    gone = set(missing_tests(root, data)) if root is not None else set()
     out = []
     for nodeid, entry in sorted(data.items()):
+        if nodeid in gone:
+            continue
         fired = frozenset(resolve.get(c, c) for c in entry.get("fired", {}))
         declared = frozenset(resolve.get(c.partition("@")[0], c.partition("@")[0]) for c in entry.get("declared", []))
         out.append(TestRecord(nodeid, float(entry.get("duration", 1.0)), fired, declared,
                               entry.get("outcome") == "passed", sum(int(v) for v in entry.get("fired", {}).values())))
     return out
 
-
-
-def _tracked_ids(path: Path) -> list[str]:
-    return sorted(json.loads(path.read_text())["tests"])
 
 
 # --- does a tracked test still exist? (read from the files, nothing is collected or run) ---------
@@ -139,9 +133,7 @@ def _module_names(path: Path) -> tuple[frozenset[str], dict[str, frozenset[str]]
 
 def stale_tracking_note(root: Path, tracking: Path, limit: int = 3) -> str | None:
     """One line naming the tracked tests that no longer exist (they are not selected), or None."""
-    if not tracking.exists():
-        return None
-    gone = missing_tests(root, _tracked_ids(tracking))
+    gone = missing_tests(root, sorted(read_tests(tracking)))
     if not gone:
         return None
     shown = ", ".join(gone[:limit]) + (f" and {len(gone) - limit} more" if len(gone) > limit else "")

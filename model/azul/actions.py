@@ -125,7 +125,11 @@ def parse_action(text: str) -> Action:
     m = _TAKE.match(t)
     if m:
         source = _source(m[1], text)
-        return take(source, _colour(m[2], text), *_destination(m[3], text))
+        try:
+            colour = colour_index(m[2])
+        except ValueError as exc:
+            raise NotationError(f"{text!r}: {exc}") from None
+        return take(source, colour, *_destination(m[3], text))
     m = _WALL.match(t)
     if m:
         return wall(_index(m[1], "r", "row", text), _index(m[2], "c", "column", text))
@@ -134,14 +138,6 @@ def parse_action(text: str) -> Action:
 
 
 _VERBS = ("take", "wall")
-
-
-def _colour(word: str, text: str) -> int:
-    try:
-        return colour_index(word)
-    except ValueError:
-        raise NotationError(f"{text!r}: unknown colour {word!r}{did_you_mean(word, COLOURS)} "
-                            f"(colours: {', '.join(COLOURS)})") from None
 
 
 # Every plain take, made once: TAKES[source][colour][destination] (source 0-8 a factory, CENTRE_SOURCE;

@@ -13,7 +13,9 @@ def colour_index(name: str) -> int:
     try:
         return _COLOUR_INDEX[name]
     except KeyError:
-        raise ValueError(f"unknown colour {name!r} (colours: {', '.join(COLOURS)})") from None
+        from spec.suggest import did_you_mean
+
+        raise ValueError(f"unknown colour {name!r}{did_you_mean(name, COLOURS)} (colours: {', '.join(COLOURS)})") from None
 
 __all__ = ["COLOURS", "EMPTY", "MARKER", "NUM_COLOURS", "ROWS", "TILES_PER_COLOUR", "colour_index",
            "printed_colour", "printed_column"]

@@ -22,13 +22,12 @@ def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Ev
     split = action.args[3] if len(action.args) > 3 else 0
     who = state.to_move
     board = state.boards[who]
+    with_marker = False
     if source == CENTRE_SOURCE:
         cite("azul.offer.take-centre")
         n = state.centre[colour]
         state.centre[colour] = 0
-        if state.marker == CENTRE:
-            _take_with_marker(state, rules, action, n, events)
-            return
+        with_marker = state.marker == CENTRE
     else:
         cite("azul.offer.take-factory")
         factory = state.factories[source]
@@ -36,22 +35,14 @@ def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Ev
         factory[colour] = 0
         state.centre[:] = map(add, state.centre, factory)     # the rest of the factory to the centre
         factory[:] = _NO_TILES
-    events.append(Event("take", "azul.offer.actions", who, detail=f"{n} {COLOURS[colour]} ({action.text})"))
-    place_taken(board, colour, n, dest, state.lid, rules, split)
-
-
-_NO_TILES = (0,) * NUM_COLOURS
-
-
-def _take_with_marker(state: AzulState, rules: Ruleset, action: Action, n: int, events: list[Event]) -> None:
-    """The round's first take from the centre: the marker and the pick's surplus tiles both go to the
-    floor line, in the order azul.offer.marker-floor-order chooses."""
-    colour, dest = action.args[1:3]
-    split = action.args[3] if len(action.args) > 3 else 0
-    who = state.to_move
-    board = state.boards[who]
-    free = FLOOR_SPACES - len(board.floor)
     taken = Event("take", "azul.offer.actions", who, detail=f"{n} {COLOURS[colour]} ({action.text})")
+    if not with_marker:
+        events.append(taken)
+        place_taken(board, colour, n, dest, state.lid, rules, split)
+        return
+    # the round's first take from the centre: the marker and the pick's surplus tiles both go to the
+    # floor line, in the order azul.offer.marker-floor-order chooses
+    free = FLOOR_SPACES - len(board.floor)
     if rules.tiles_first:
         events.append(taken)
         surplus = _place_counting_surplus(board, colour, n, dest, state.lid, rules, split)
@@ -62,6 +53,9 @@ def _take_with_marker(state: AzulState, rules: Ruleset, action: Action, n: int, 
         surplus = _place_counting_surplus(board, colour, n, dest, state.lid, rules, split)
     if _order_decides(free, surplus, rules):
         cite_alternative("azul.offer.marker-floor-order", "tiles-first" if rules.tiles_first else "marker-first")
+
+
+_NO_TILES = (0,) * NUM_COLOURS
 
 
 def _place_counting_surplus(board: Board, colour: int, n: int, dest: int, lid: list[int], rules: Ruleset,

@@ -28,20 +28,31 @@ class Invariant:
         return self.check(game)
 
 
+BOARD_PARTS = frozenset({"lines", "floor", "wall"})      # the parts of a board that hold tiles
+
+
+def add_board_tiles(counts: list[int], b: Board, sign: int = 1, parts: frozenset[str] = BOARD_PARTS) -> None:
+    """Add (sign -1: subtract) the tiles of each colour on board `b`'s `parts` to `counts`."""
+    if "lines" in parts:
+        for line in range(ROWS):
+            if b.line_count[line] and 0 <= b.line_colour[line] < NUM_COLOURS:
+                counts[b.line_colour[line]] += sign * b.line_count[line]
+    if "floor" in parts:
+        for t in b.floor:
+            if t != MARKER:
+                counts[t] += sign
+    if "wall" in parts:
+        for t in b.wall:
+            if t != EMPTY:
+                counts[t] += sign
+
+
 def tiles_by_colour(game: Game) -> list[int]:
     """Tiles of each colour across bag, lid, factories, centre, pattern lines, floors and walls."""
     s = game.state
     counts = [s.bag[c] + s.lid[c] + s.centre[c] + sum(f[c] for f in s.factories) for c in range(NUM_COLOURS)]
     for b in s.boards:
-        for line in range(ROWS):
-            if b.line_count[line] and 0 <= b.line_colour[line] < NUM_COLOURS:
-                counts[b.line_colour[line]] += b.line_count[line]
-        for t in b.floor:
-            if t != MARKER:
-                counts[t] += 1
-        for t in b.wall:
-            if t != EMPTY:
-                counts[t] += 1
+        add_board_tiles(counts, b)
     return counts
 
 
@@ -228,19 +239,7 @@ def _tile_delta(before: AzulState, after: AzulState, boards: dict[int, frozenset
             for c, n in enumerate(s.factories[f]):
                 delta[c] += sign * n
         for i, parts in boards.items():
-            b = s.boards[i]
-            if "lines" in parts:
-                for line in range(ROWS):
-                    if b.line_count[line] and 0 <= b.line_colour[line] < NUM_COLOURS:
-                        delta[b.line_colour[line]] += sign * b.line_count[line]
-            if "floor" in parts:
-                for t in b.floor:
-                    if t != MARKER:
-                        delta[t] += sign
-            if "wall" in parts:
-                for t in b.wall:
-                    if t != EMPTY:
-                        delta[t] += sign
+            add_board_tiles(delta, s.boards[i], sign, parts)
     return delta
 
 

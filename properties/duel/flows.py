@@ -203,19 +203,16 @@ _TILE_KIND = tuple(f"tile:{c}" for c in range(5))
 Delta = dict[tuple[str, Loc], int]
 
 
-def _counts(d: Delta, loc: Loc, old: list[int], new: list[int]) -> None:
-    """Per-colour tile counts at `loc` before and after, into the change `d`."""
-    for c in range(5):
-        n = new[c] - old[c]
-        if n:
-            key = (_TILE_KIND[c], loc)
-            d[key] = d.get(key, 0) + n
-
-
 def _add(d: Delta, kind: str, loc: Loc, n: int) -> None:
     if n:
         key = (kind, loc)
         d[key] = d.get(key, 0) + n
+
+
+def _counts(d: Delta, loc: Loc, old: list[int], new: list[int]) -> None:
+    """Per-colour tile counts at `loc` before and after, into the change `d`."""
+    for c in range(5):
+        _add(d, _TILE_KIND[c], loc, new[c] - old[c])
 
 
 def _dome_kind(t: int) -> str | None:
@@ -519,13 +516,12 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     _, reach = allowed_graph(kind, phases, actor, factory, evidence)
     out: list[str] = []
     moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
-    for (kind, loc), d in delta.items():
-        if d:
-            pair = moved.setdefault(kind, ({}, {}))
-            if d < 0:
-                pair[0][loc] = -d
-            else:
-                pair[1][loc] = d
+    for (kind, loc), d in delta.items():                 # non-zero changes only
+        pair = moved.setdefault(kind, ({}, {}))
+        if d < 0:
+            pair[0][loc] = -d
+        else:
+            pair[1][loc] = d
     for kind, (out_of, into) in sorted(moved.items()):
         if not out_of or not into:
             continue                 # appeared or vanished: the conservation invariants report it

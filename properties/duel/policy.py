@@ -8,7 +8,7 @@ Every policy is deterministic given its random generator (ties are broken with i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -128,28 +128,25 @@ def _row_match(pl: Player, row: int, a: int, b: int) -> float:
     return 0.0
 
 
+def _spaces_value(pl: Player, top: int, spaces: Sequence[int]) -> float:
+    """What a plate's four spaces add on Dome rows `top` and `top + 1`."""
+    return _row_match(pl, top, spaces[0], spaces[1]) + _row_match(pl, top + 1, spaces[2], spaces[3])
+
+
+def _near(pl: Player, slot: int) -> float:
+    """What placing next to plates already on the Dome adds."""
+    return 0.5 * sum(1 for s in _NEIGHBOURS[slot] if pl.plates[s])
+
+
 def _placement_value(game: Game, pl: Player, plate: int, slot: int, rot: int) -> float:
-    spaces = game.rules.tables.plate(plate).rotations[rot]
-    top = 2 * (slot // 3)
-    return (_row_match(pl, top, spaces[0], spaces[1]) + _row_match(pl, top + 1, spaces[2], spaces[3])
-            + 0.5 * sum(1 for s in _NEIGHBOURS[slot] if pl.plates[s]))
+    return _spaces_value(pl, 2 * (slot // 3), game.rules.tables.plate(plate).rotations[rot]) + _near(pl, slot)
 
 
 def _best_placement(game: Game, pl: Player, plate: int) -> float:
     """The best `_placement_value` of a plate over the free Dome spaces and the 4 rotations (0 if none)."""
     rotations = game.rules.tables.plate(plate).rotations
-    best: float | None = None
-    for slot in range(9):
-        if pl.plates[slot]:
-            continue
-        top = 2 * (slot // 3)
-        near = 0.5 * sum(1 for s in _NEIGHBOURS[slot] if pl.plates[s])
-        for rot in range(4):
-            spaces = rotations[rot]
-            value = _row_match(pl, top, spaces[0], spaces[1]) + _row_match(pl, top + 1, spaces[2], spaces[3]) + near
-            if best is None or value > best:
-                best = value
-    return 0.0 if best is None else best
+    return max((_near(pl, slot) + max(_spaces_value(pl, 2 * (slot // 3), rotations[rot]) for rot in range(4))
+                for slot in range(9) if not pl.plates[slot]), default=0.0)
 
 
 @attrs.define
