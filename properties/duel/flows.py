@@ -23,8 +23,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 
-import networkx as nx
-
 from model.duel.actions import Action, Kind
 from model.duel.colours import COLOURS, SPECIAL
 from model.events import Event
@@ -398,11 +396,13 @@ def _edges(flow: Flow, actor: int, factory: int | None) -> Iterator[tuple[Loc, L
 
 
 @functools.lru_cache(maxsize=1024)
-def allowed_graph(kind: Kind | None, phases: tuple[str, ...], actor: int, factory: int | None,
-                  evidence: frozenset[str] = frozenset()) -> tuple[nx.DiGraph, dict[Loc, frozenset[Loc]]]:
+def allowed_reach(kind: Kind | None, phases: tuple[str, ...], actor: int, factory: int | None,
+                  evidence: frozenset[str] = frozenset()) -> dict[Loc, frozenset[Loc]]:
     """The allowed flows of a step (its action plus the phases it ran through, the flows needing
-    evidence only when the step's events include it) and their closure."""
-    g = nx.DiGraph()
+    evidence only when the step's events include it), closed: each place -> every place its
+    components may reach along them (a place off the flows reaches nothing). A plain walk over the
+    edges: checked play imports no graph library (start-up time, issue 13)."""
+    succ: dict[Loc, set[Loc]] = {}
     flows = list(ACTION_FLOWS.get(kind, ())) if kind is not None else []
     for phase in phases:
         flows += PHASE_FLOWS.get(phase, ())
@@ -411,9 +411,22 @@ def allowed_graph(kind: Kind | None, phases: tuple[str, ...], actor: int, factor
         if needs is not None and needs not in evidence:
             continue
         for a, b in _edges(flow, actor, factory):
-            g.add_edge(a, b)
-    reach = {n: frozenset(nx.descendants(g, n)) for n in g.nodes}     # places off the graph reach nothing
-    return g, reach
+            succ.setdefault(a, set()).add(b)
+            succ.setdefault(b, set())
+    return {n: _descendants(succ, n) for n in succ}
+
+
+def _descendants(succ: dict[Loc, set[Loc]], start: Loc) -> frozenset[Loc]:
+    """Every other place reachable from `start` along the edges (bounded: each place is seen once)."""
+    seen: set[Loc] = set()
+    todo = list(succ[start])
+    while todo:
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            todo.extend(succ[n])
+    seen.discard(start)
+    return frozenset(seen)
 
 
 # --- the check ------------------------------------------------------------------------------------
@@ -449,6 +462,8 @@ def _feasible(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, fro
     pairs = [(a, b) for a in out_of for b in into]
     if all(b in reach.get(a, ()) for a, b in pairs) or _greedy_fits(out_of, into, reach):
         return []
+    import networkx as nx          # only when the quick tests do not settle it (rare)
+
     g = nx.DiGraph()
     for a, n in out_of.items():
         g.add_edge("src", ("out", a), capacity=n)
@@ -513,7 +528,7 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     if not regions:
         return []
     evidence = frozenset(e.kind for e in events if e.kind in _EVIDENCE_KINDS)
-    _, reach = allowed_graph(kind, phases, actor, factory, evidence)
+    reach = allowed_reach(kind, phases, actor, factory, evidence)
     out: list[str] = []
     moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
     for (kind, loc), d in delta.items():                 # non-zero changes only
