@@ -12,6 +12,9 @@ import resource
 import statistics
 import sys
 import time
+import itertools
+from operator import is_
+from typing import Any
 
 import attrs
 
@@ -44,6 +47,7 @@ class BenchResult(Rates):
     actions: int
     seconds: float
     cpu_seconds: float = 0.0
+    offers: int = 0              # legal actions offered, summed over the steps (the mean branching)
 
 
 def rate(count: int, seconds: float) -> float:
@@ -80,13 +84,17 @@ class Repeated:
         return min(values), max(values)
 
 
-def play_random(seed: int, game: str = DEFAULT_GAME, players: int | None = None) -> int:
-    """One full game, uniform over legal actions (each checked by `apply`); returns the number of actions."""
+def play_random(seed: int, game: str = DEFAULT_GAME, players: int | None = None) -> tuple[int, int]:
+    """One full game, uniform over legal actions (each checked by `apply`); returns the number of
+    actions and the number of legal actions offered over its steps."""
     entry = get_game(game)
     played = entry.load("new_game")(seed=seed, players=players)
-    rng = random.Random(seed)
-    n = 0
-    bound = entry.load("step_bound")(played)
+    return play_out(played, random.Random(seed), entry.load("step_bound")(played), seed)
+
+
+def play_out(played: Any, rng: random.Random, bound: int, seed: int) -> tuple[int, int]:
+    """The bench's loop through the public API: legal_actions(), a uniform choice, apply()."""
+    n = offered = 0
     while not played.is_over:
         if n >= bound:
             raise RuntimeError(f"seed {seed}: no end after {bound} actions "
@@ -94,23 +102,76 @@ def play_random(seed: int, game: str = DEFAULT_GAME, players: int | None = None)
         actions = played.legal_actions()
         if not actions:
             raise RuntimeError(f"seed {seed}: stalled")
+        offered += len(actions)
         played.apply(rng.choice(actions))
         n += 1
-    return n
+    return n, offered
+
+
+class NullGame:
+    """The loop floor: a game with the public API whose rules do nothing. It offers `branching`
+    fresh action objects per step for `length` steps and, like a game trusting its offer, `apply`
+    checks that the action is one of the list just offered, then moves one counter. What a real
+    game costs beyond this is the cost of its rules."""
+
+    __slots__ = ("state", "_left", "_pool", "_offered")
+
+    def __init__(self, length: int, branching: int) -> None:
+        self.state = [0] * 8
+        self._left = length
+        self._pool = [object() for _ in range(max(1, branching))]
+        self._offered: list[object] | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self._left <= 0
+
+    def legal_actions(self) -> list[object]:
+        self._offered = out = self._pool[:]
+        return out
+
+    def apply(self, action: object) -> list[object]:
+        offered, self._offered = self._offered, None
+        if offered is None or not any(map(is_, offered, itertools.repeat(action))):
+            raise ValueError("not an offered action")
+        self._left -= 1
+        self.state[self._left & 7] += 1
+        return []
+
+
+def floor_run(games: int, length: int, branching: int, seed: int = 0) -> BenchResult:
+    """`games` NullGames of `length` steps with `branching` actions each, through `play_out`."""
+    start, cpu = time.perf_counter(), time.process_time()
+    actions = offers = 0
+    for i in range(games):
+        n, o = play_out(NullGame(length, branching), random.Random(seed + i), length + 1, seed + i)
+        actions += n
+        offers += o
+    return BenchResult(games, actions, time.perf_counter() - start, time.process_time() - cpu, offers)
+
+
+def floor_of(measured: Repeated, repeat: int = REPEAT, seed: int = 0) -> Repeated:
+    """The loop floor for games shaped like `measured` (its mean length and mean branching)."""
+    first = measured.runs[0]
+    length = max(1, round(first.actions / first.games))
+    branching = max(1, round(first.offers / max(1, first.actions)))
+    return Repeated(tuple(floor_run(first.games, length, branching, seed) for _ in range(max(1, repeat))))
 
 
 def run(games: int, seed: int = 0, record: bool = False, game: str = DEFAULT_GAME,
         players: int | None = None) -> BenchResult:
     start, cpu = time.perf_counter(), time.process_time()
-    actions = 0
+    actions = offers = 0
     if record:
         with recording():
             for i in range(games):
-                actions += play_random(seed + i, game, players)
+                n, o = play_random(seed + i, game, players)
+                actions, offers = actions + n, offers + o
     else:
         for i in range(games):
-            actions += play_random(seed + i, game, players)
-    return BenchResult(games, actions, time.perf_counter() - start, time.process_time() - cpu)
+            n, o = play_random(seed + i, game, players)
+            actions, offers = actions + n, offers + o
+    return BenchResult(games, actions, time.perf_counter() - start, time.process_time() - cpu, offers)
 
 
 def repeated(games: int, seed: int = 0, record: bool = False, game: str = DEFAULT_GAME,
@@ -137,17 +198,19 @@ def peak_rss_mib() -> float:
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
+def row(name: str, r: Repeated) -> tuple[str, ...]:
+    """One row of the table: games/s median (min-max), actions/s median, wall s median (min-max),
+    CPU s median (min-max)."""
+    lo, hi = r.spread("games_per_s")
+    wlo, whi = r.spread("seconds")
+    clo, chi = r.spread("cpu_seconds")
+    return (name, f"{r.games_per_s:.1f} ({lo:.1f}-{hi:.1f})", f"{r.actions_per_s:.0f}",
+            f"{r.seconds:.2f} ({wlo:.2f}-{whi:.2f})", f"{r.cpu_seconds:.2f} ({clo:.2f}-{chi:.2f})")
+
+
 def rows(off: Repeated, on: Repeated) -> list[tuple[str, ...]]:
-    """The table's rows: recording, games/s median (min-max), actions/s median, wall s median
-    (min-max), CPU s median (min-max)."""
-    out = []
-    for name, r in (("off", off), ("on", on)):
-        lo, hi = r.spread("games_per_s")
-        wlo, whi = r.spread("seconds")
-        clo, chi = r.spread("cpu_seconds")
-        out.append((name, f"{r.games_per_s:.1f} ({lo:.1f}-{hi:.1f})", f"{r.actions_per_s:.0f}",
-                    f"{r.seconds:.2f} ({wlo:.2f}-{whi:.2f})", f"{r.cpu_seconds:.2f} ({clo:.2f}-{chi:.2f})"))
-    return out
+    """Our rows: recording off and on."""
+    return [row("off", off), row("on", on)]
 
 
 COLUMNS = ("recording", "games/s median (min-max)", "actions/s median", "wall s median (min-max)",

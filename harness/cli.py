@@ -148,7 +148,7 @@ def bench_command(game: str, players: int | None, games: int, seed: int, repeat:
     """Full random legal games per second, clause recording off and on (medians of --repeat runs)."""
     from rich.table import Table
 
-    from harness.bench import COLUMNS, interleaved, peak_rss_mib, rows
+    from harness.bench import COLUMNS, floor_of, interleaved, peak_rss_mib, row, rows
     from harness.game_option import check_players
 
     players = check_players(game, players)
@@ -156,15 +156,21 @@ def bench_command(game: str, players: int | None, games: int, seed: int, repeat:
     table = Table(title=f"{games} random legal games of {game} (seed {seed}), one core, {repeat} run(s) each")
     for col in COLUMNS:
         table.add_column(col, justify="right")
-    for row in rows(off, on):
-        table.add_row(*row)
+    for ours in rows(off, on):
+        table.add_row(*ours)
+    floor = floor_of(off, repeat, seed)
+    table.add_row(*row("loop floor", floor))
     peer = _peer_bench(game, games, seed, players, repeat)
     if peer is not None:
-        table.add_row(*peer_row(f"peer {peer[1]}", peer[0]))
+        table.add_row(*row(f"peer {peer[1]}", peer[0]))
     Console().print(table)
     click.echo(f"recording cost (median on / median off): {on.seconds / off.seconds:.2f}x wall, "
                f"{on.cpu_seconds / max(off.cpu_seconds, 1e-9):.2f}x CPU")
     click.echo(f"peak RSS of this process: {peak_rss_mib():.0f} MiB")
+    shape = floor.runs[0]
+    click.echo(f"loop floor: the same loop over a game whose rules do nothing, {shape.actions // shape.games} "
+               f"steps of {round(shape.offers / max(1, shape.actions))} offered actions per game; "
+               f"the rules take {1 - floor.cpu_seconds / max(off.cpu_seconds, 1e-9):.0%} of our CPU, recording off")
     if peer is not None:
         runs, engine, crashed = peer
         note = f" ({crashed} of its games raised inside the peer)" if crashed else ""
@@ -190,15 +196,6 @@ def _peer_bench(game: str, games: int, seed: int, players: int | None, repeat: i
         return None
     results = tuple(BenchResult(r.games, r.actions, r.seconds, r.cpu_seconds) for r in runs)
     return Repeated(results), runs[0].engine, sum(r.crashed for r in runs)
-
-
-def peer_row(name: str, r: Any) -> tuple[str, ...]:
-    """The peer's row in bench's columns: medians with their spread."""
-    lo, hi = r.spread("games_per_s")
-    wlo, whi = r.spread("seconds")
-    clo, chi = r.spread("cpu_seconds")
-    return (name, f"{r.games_per_s:.1f} ({lo:.1f}-{hi:.1f})", f"{r.actions_per_s:.0f}",
-            f"{r.seconds:.2f} ({wlo:.2f}-{whi:.2f})", f"{r.cpu_seconds:.2f} ({clo:.2f}-{chi:.2f})")
 
 
 def main() -> None:

@@ -53,3 +53,50 @@ def test_bench_refuses_zero_repeats() -> None:
 
     run = CliRunner().invoke(cli, ["bench", "--games", "1", "--repeat", "0"])
     assert run.exit_code == 2 and "--repeat" in run.output
+
+
+def test_the_loop_floor_has_the_measured_games_shape() -> None:
+    measured = Repeated((BenchResult(10, 2330, 1.0, 1.0, offers=13980),))
+    floor = bench.floor_of(measured, repeat=2)
+    assert len(floor.runs) == 2
+    for run in floor.runs:
+        assert run.games == 10 and run.actions == 10 * 233 and run.offers == 10 * 233 * 6
+
+
+def test_the_null_game_takes_only_what_it_just_offered() -> None:
+    game = bench.NullGame(length=2, branching=3)
+    stranger = object()
+    offered = game.legal_actions()
+    with pytest.raises(ValueError):
+        game.apply(stranger)
+    with pytest.raises(ValueError):               # the offer is spent by any apply, as in GameBase
+        game.apply(offered[0])
+    game.apply(game.legal_actions()[1])
+    game.apply(game.legal_actions()[2])
+    assert game.is_over
+
+
+@pytest.mark.parametrize("game", ["duel", "azul"])
+def test_a_run_counts_the_legal_actions_offered(game: str) -> None:
+    import random
+
+    from harness.registry import get_game
+
+    played = get_game(game).load("new_game")(seed=4, players=None)
+    rng, offered = random.Random(4), 0
+    while not played.is_over:
+        actions = played.legal_actions()
+        offered += len(actions)
+        played.apply(rng.choice(actions))
+    result = bench.run(1, seed=4, game=game)
+    assert result.offers == offered > result.actions > 0
+
+
+def test_bench_command_prints_the_loop_floor_and_the_rules_share() -> None:
+    from harness.cli import cli
+
+    run = CliRunner().invoke(cli, ["bench", "--games", "2", "--repeat", "1"])
+    assert run.exit_code == 0, run.output
+    assert "loop floor" in run.output
+    share = run.output.split("the rules take ")[1].split("%")[0]
+    assert 0 < int(share) < 100
