@@ -209,8 +209,12 @@ def _add(d: Delta, kind: str, loc: Loc, n: int) -> None:
 
 def _counts(d: Delta, loc: Loc, old: list[int], new: list[int]) -> None:
     """Per-colour tile counts at `loc` before and after, into the change `d`."""
-    for c in range(5):
-        _add(d, _TILE_KIND[c], loc, new[c] - old[c])
+    if old != new:
+        for c in range(5):
+            n = new[c] - old[c]
+            if n:
+                key = (_TILE_KIND[c], loc)
+                d[key] = d.get(key, 0) + n
 
 
 def _dome_kind(t: int) -> str | None:
@@ -246,38 +250,45 @@ def _hand(d: Delta, p: Pending | None, sign: int) -> None:
 def table_delta(a: GameState, b: GameState) -> tuple[Delta, frozenset[str]]:
     """What a step changed, in one pass over the table: the anonymous components' change per (kind,
     place), non-zero entries only (= census(b) - census(a)), and the regions that differ
-    (= changed_regions(a, b))."""
+    (= changed_regions(a, b)). Fields are compared directly (a step changes few of them; this runs
+    after every step of checked play)."""
     d: Delta = {}
     regions: set[str] = set()
-    for name in ("bag", "tower"):
-        if getattr(a, name) != getattr(b, name):
-            regions.add(name)
-            _counts(d, (name, -1, -1), getattr(a, name), getattr(b, name))
-    if a.large != b.large:
+    if a.bag != b.bag:
+        regions.add("bag")
+        _counts(d, _BAG, a.bag, b.bag)
+    if a.tower != b.tower:
+        regions.add("tower")
+        _counts(d, _TOWER, a.tower, b.tower)
+    la, lb = a.large, b.large
+    if la.sun != lb.sun or la.moon != lb.moon or la.start_tile != lb.start_tile:
         regions.add("large")
-        _counts(d, ("sun", 0, -1), a.large.sun, b.large.sun)
-        _counts(d, ("moon", 0, -1), a.large.moon, b.large.moon)
-        _add(d, "start", ("start-large", -1, -1), int(b.large.start_tile) - int(a.large.start_tile))
-    for f in range(len(a.small)):
-        fa, fb = a.small[f], b.small[f]
-        if fa != fb:
-            regions.add(f"small{f + 1}")
-            _counts(d, ("sun", f + 1, -1), fa.sun, fb.sun)
+        _counts(d, _SUN[0], la.sun, lb.sun)
+        _counts(d, _MOON[0], la.moon, lb.moon)
+        _add(d, "start", _START_LARGE, int(lb.start_tile) - int(la.start_tile))
+    for f, (fa, fb) in enumerate(zip(a.small, b.small)):
+        if fa.sun != fb.sun or fa.moon != fb.moon or fa.chip != fb.chip or fa.chip_revealed != fb.chip_revealed:
+            regions.add(_SMALL[f])
+            _counts(d, _SUN[f + 1], fa.sun, fb.sun)
             if fa.moon != fb.moon:
+                loc = _MOON[f + 1]
                 for c in fa.moon:
-                    _add(d, _TILE_KIND[c], ("moon", f + 1, -1), -1)
+                    _add(d, _TILE_KIND[c], loc, -1)
                 for c in fb.moon:
-                    _add(d, _TILE_KIND[c], ("moon", f + 1, -1), 1)
+                    _add(d, _TILE_KIND[c], loc, 1)
     if a.special_supply != b.special_supply:
         regions.add("special_supply")
         _add(d, "special", ("special-supply", -1, -1), b.special_supply - a.special_supply)
-    for name in ("chip_supply", "pile", "display"):
-        if getattr(a, name) != getattr(b, name):
-            regions.add(name)
+    if a.chip_supply != b.chip_supply:
+        regions.add("chip_supply")
+    if a.pile != b.pile:
+        regions.add("pile")
+    if a.display != b.display:
+        regions.add("display")
     for who in (0, 1):
         pa, pb = a.players[who], b.players[who]
         if pa.dome_tile != pb.dome_tile:
-            regions.add(f"dome{who}")
+            regions.add(_DOME_REGION[who])
             for cell, (ta, tb) in enumerate(zip(pa.dome_tile, pb.dome_tile, strict=True)):
                 if ta != tb:
                     row = ("dome", who, cell // 6)
@@ -288,15 +299,28 @@ def table_delta(a: GameState, b: GameState) -> tuple[Delta, frozenset[str]]:
                         _add(d, now, row, 1)
         if (pa.line_count != pb.line_count or pa.line_colour != pb.line_colour or pa.broken != pb.broken
                 or pa.start_tile != pb.start_tile or pa.tokens_used != pb.tokens_used):
-            regions.add(f"player{who}")
+            regions.add(_PLAYER_REGION[who])
             _player_change(d, who, pa, pb)
         if pa.chips != pb.chips or pa.used_chips != pb.used_chips or pa.plates != pb.plates:
-            regions.add(f"storage{who}")
-    if a.pending != b.pending:
+            regions.add(_STORAGE_REGION[who])
+    pa_, pb_ = a.pending, b.pending
+    if pa_ is not pb_ and (pa_ is None or pb_ is None or pa_.kind != pb_.kind or pa_.player != pb_.player
+                           or pa_.data != pb_.data or pa_.extra != pb_.extra):
         regions.add("pending")
-        _hand(d, a.pending, -1)
-        _hand(d, b.pending, 1)
+        _hand(d, pa_, -1)
+        _hand(d, pb_, 1)
     return {k: n for k, n in d.items() if n}, frozenset(regions)
+
+
+_BAG: Loc = ("bag", -1, -1)
+_TOWER: Loc = ("tower", -1, -1)
+_START_LARGE: Loc = ("start-large", -1, -1)
+_SUN: tuple[Loc, ...] = tuple(("sun", f, -1) for f in range(5))
+_MOON: tuple[Loc, ...] = tuple(("moon", f, -1) for f in range(5))
+_SMALL: tuple[str, ...] = tuple(f"small{f + 1}" for f in range(4))
+_DOME_REGION = ("dome0", "dome1")
+_PLAYER_REGION = ("player0", "player1")
+_STORAGE_REGION = ("storage0", "storage1")
 
 
 def whereabouts(s: GameState, regions: frozenset[str] | None = None) -> dict[str, list[Loc]]:
