@@ -114,17 +114,17 @@ def sun_picked_once(before: GameState, after: GameState, action: Action | None,
                     phases: tuple[str, ...]) -> list[str]:
     """A sun pick empties that sun; outside a refill no sun ever gains tiles (so each sun is picked
     at most once a round)."""
+    if "preparation" in phases:
+        return []                # a refill may fill any sun
     out = []
     suns_before = [before.large.sun] + [f.sun for f in before.small]
     suns_after = [after.large.sun] + [f.sun for f in after.small]
-    refilled = "preparation" in phases
-    if action is not None and action.kind is Kind.SUN and not refilled and any(suns_after[action.args[0]]):
+    if action is not None and action.kind is Kind.SUN and any(suns_after[action.args[0]]):
         out.append(f"'{action}' left tiles on that sun")
-    if not refilled:
-        for f, (a, b) in enumerate(zip(suns_before, suns_after, strict=True)):
-            if sum(b) > sum(a):
-                label = "the large Factory" if f == 0 else f"small Factory {f}"
-                out.append(f"{label}'s sun gained tiles outside a refill")
+    for f, (a, b) in enumerate(zip(suns_before, suns_after, strict=True)):
+        if a != b and sum(b) > sum(a):          # an unchanged sun gained nothing
+            label = "the large Factory" if f == 0 else f"small Factory {f}"
+            out.append(f"{label}'s sun gained tiles outside a refill")
     return out
 
 

@@ -73,6 +73,7 @@ def check_step(before: GameState, game: Game, events: list[Event], step_no: int,
     checks that need it are skipped."""
     out: list[tuple[str, str]] = []
     s = game.state
+    changes = _phase_changes(events)
     for who in (0, 1):
         old, new = before.players[who], s.players[who]
         if old.plates != new.plates or old.rotations != new.rotations:
@@ -83,7 +84,7 @@ def check_step(before: GameState, game: Game, events: list[Event], step_no: int,
             for cell in range(36):
                 if old.dome_tile[cell] != EMPTY and old.dome_tile[cell] != new.dome_tile[cell]:
                     out.append(("dome-never-moves", f"P{who + 1} Dome tile at cell {cell} moved"))
-    for source, target in _phase_changes(events):
+    for source, target in changes:
         if (source, target) not in TRANSITIONS:       # the phase graph's edges (frozen: no graph library)
             out.append(("phase-edges", f"phase change {source} -> {target} is not an edge"))
         if source == "dome_tiling":
@@ -94,7 +95,7 @@ def check_step(before: GameState, game: Game, events: list[Event], step_no: int,
                     out.append(("broken-empty-after-tiling", f"P{who + 1} keeps {len(pl.broken)} Broken tiles"))
     # Acquisition just ended: tokens and chips of the round, read from the state before the step
     # plus this step's own action (the last action of the phase).
-    if before.phase == "acquisition" and any(c == ("acquisition", "dome_tiling") for c in _phase_changes(events)):
+    if before.phase == "acquisition" and ("acquisition", "dome_tiling") in changes:
         r = before.round
         for who in (0, 1):
             tokens, chips = _round_totals(before, events, who)
@@ -115,16 +116,17 @@ def check_step(before: GameState, game: Game, events: list[Event], step_no: int,
         data = json.loads(json.dumps(game_to_data(game)))
         if game_from_data(data).state != s:
             out.append(("serialisation-round-trip", "state differs after to-data and back"))
-    out += _movement_and_scoring(before, game, events, action)
+    out += _movement_and_scoring(before, game, events, action, changes)
     return out
 
 
-def _movement_and_scoring(before: GameState, game: Game, events: list[Event],
-                          action: Action | None) -> list[tuple[str, str]]:
-    """How components moved, the Factories' structure, and every point of the step."""
+def _movement_and_scoring(before: GameState, game: Game, events: list[Event], action: Action | None,
+                          changes: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+    """How components moved, the Factories' structure, and every point of the step (`changes`: the
+    step's phase changes, read from its events once by the caller)."""
     out: list[tuple[str, str]] = []
     s = game.state
-    phases = (before.phase, *(target for _, target in _phase_changes(events)))
+    phases = (before.phase, *(target for _, target in (_phase_changes(events) if changes is None else changes)))
     if action is not None:
         out += [("component-flows", m) for m in flow_violations(before, s, action, phases, events)]
     out += [("sun-picked-once", m) for m in sun_picked_once(before, s, action, phases)]

@@ -1,0 +1,58 @@
+"""The step checks' shortcuts (issue 13: checked play faster) report what the checks written out in
+full report: the sun check skips the suns a step left alone and steps that refill, the phase changes
+are read from a step's events once."""
+
+from __future__ import annotations
+
+import random
+
+from model.duel import new_game
+from model.duel.actions import Kind, act
+from model.duel.state import GameState
+from properties.duel.factories import sun_picked_once
+from properties.duel.policy import uniform
+from properties.duel.steps import _movement_and_scoring, _phase_changes, check_step
+
+
+def _acquisition_state() -> GameState:
+    game, rng = new_game(seed=2), random.Random(2)
+    for _ in range(400):                              # bounded: round 1's Acquisition comes early
+        s = game.state
+        if s.phase == "acquisition" and s.pending is None and any(any(f.sun) for f in s.small):
+            return s.copy()
+        game.apply(uniform(game, game.legal_actions(), rng))
+    raise AssertionError("no Acquisition turn in the seeded game")
+
+
+def test_a_sun_that_gains_tiles_outside_a_refill_is_reported() -> None:
+    a = _acquisition_state()
+    for f in range(5):
+        b = a.copy()
+        (b.large if f == 0 else b.small[f - 1]).sun[3] += 1
+        label = "the large Factory" if f == 0 else f"small Factory {f}"
+        assert sun_picked_once(a, b, None, ("acquisition",)) == [f"{label}'s sun gained tiles outside a refill"]
+        assert sun_picked_once(a, b, None, ("acquisition", "dome_tiling", "preparation", "acquisition")) == []
+
+
+def test_a_sun_pick_that_leaves_tiles_is_reported() -> None:
+    a = _acquisition_state()
+    f = next(f for f in range(1, 5) if any(a.small[f - 1].sun))
+    colour = next(c for c in range(5) if a.small[f - 1].sun[c])
+    action = act(Kind.SUN, f, colour)
+    assert action.kind is Kind.SUN
+    assert sun_picked_once(a, a.copy(), action, ("acquisition",)) == [f"'{action}' left tiles on that sun"]
+    assert sun_picked_once(a, a.copy(), action, ("acquisition", "preparation")) == []
+
+
+def test_phase_changes_passed_in_are_the_ones_read_from_the_events() -> None:
+    game, rng = new_game(seed=5), random.Random(5)
+    n = 0
+    while not game.is_over and n < 400:              # a whole game: every kind of phase change
+        before = game.state.copy()
+        action = uniform(game, game.legal_actions(), rng)
+        events = game.apply(action)
+        n += 1
+        assert (_movement_and_scoring(before, game, events, action, _phase_changes(events))
+                == _movement_and_scoring(before, game, events, action))
+        assert check_step(before, game, events, n, 0, action=action) == []
+    assert game.is_over
