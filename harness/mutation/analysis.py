@@ -10,7 +10,7 @@ Duel, tests/azul/test_azul_invariants_catch.py for classic Azul).
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +37,43 @@ CATCH_TESTS = ("tests/test_invariants_catch.py", "tests/azul/test_azul_invariant
 NO_TRACKING_CLOCK = 600.0           # seconds for the whole suite when no tracking record exists
 
 
+class LazyMutants(Sequence[Mutant]):
+    """A clause's mutants, found on first use: finding them parses the clause's modules (most of a
+    plan's time), which a verify run that re-runs no clause never needs. Equal to the tuple of them."""
+
+    def __init__(self, root: Path, extents: tuple[Extent, ...]) -> None:
+        self._root, self._extents = root, extents
+        self._found: tuple[Mutant, ...] | None = None
+
+    def _all(self) -> tuple[Mutant, ...]:
+        if self._found is None:
+            self._found = tuple(mutants_of(self._root, self._extents))
+        return self._found
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[Mutant]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return self._all() == (tuple(other) if isinstance(other, Sequence) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all()) if self._found is not None else f"LazyMutants({len(self._extents)} extents)"
+
+
 @attrs.frozen
 class ClausePlan:
     clause: str
     extents: tuple[Extent, ...]
-    mutants: tuple[Mutant, ...]
+    mutants: Sequence[Mutant]          # a LazyMutants from `plan`
     tests: tuple[str, ...]
     fallback: bool                     # no tracking for this clause: the whole suite runs
     hash: str
@@ -79,7 +111,7 @@ def plan(root: Path, catalogue: Catalogue, tracking: Path) -> dict[str, ClausePl
             chosen = whole_suite(records)
         ids = tuple(r.nodeid for r in chosen) if chosen else ("tests", "fixtures")
         runs = stages(chosen) if chosen else (Stage(ids, NO_TRACKING_CLOCK),)
-        out[clause.id] = ClausePlan(clause.id, exts, tuple(mutants_of(root, exts)), ids, fallback,
+        out[clause.id] = ClausePlan(clause.id, exts, LazyMutants(root, exts), ids, fallback,
                                     clause_hash(root, exts, ids, (profile.key(),)),
                                     timeout=sum(st.timeout for st in runs), stages=runs)
     return out
