@@ -83,3 +83,19 @@ def test_a_shared_board_scores_each_action_as_a_fresh_one() -> None:
         shared = _Board(game, pl, _open_kinds(pl))
         for action in game.legal_actions():
             assert value(game, who, action, shared) == value(game, who, action), (str(action), game.state.round)
+
+
+def test_a_boards_best_line_is_the_best_line_written_out() -> None:
+    """`_Board.best_line` reads each pattern line once per choice; it gives `_best_line`'s value (every
+    line tried through `_line_value`, the Dome read by `matching_cells`) for every colour and count."""
+    from properties.duel.policy import _best_line
+
+    n = 0
+    for game in _positions(range(2)):
+        pl = game.state.players[game.current_player]
+        board = _Board(game, pl)
+        for colour in range(5):
+            for count in range(1, 10):
+                assert board.best_line(colour, count) == _best_line(pl, colour, count), (colour, count)
+                n += 1
+    assert n > 10_000

@@ -80,7 +80,8 @@ def _open_kinds(pl: Player) -> Rows:
     """Per Dome row, the space kinds of its empty cells (a colour fits where its own kind or a
     wild space is: `matching_cells` non-empty)."""
     tiles, spaces = pl.dome_tile, pl.dome_space
-    return tuple(frozenset(spaces[c] for c in range(r * 6, r * 6 + 6) if tiles[c] == EMPTY) for r in range(6))
+    return tuple(frozenset([k for k, t in zip(spaces[r:r + 6], tiles[r:r + 6]) if t == EMPTY])
+                 for r in range(0, 36, 6))
 
 
 def _fits(rows: Rows, line: int, colour: int) -> bool:
@@ -149,6 +150,13 @@ def _best_placement(game: Game, pl: Player, plate: int) -> float:
                 for slot in range(9) if not pl.plates[slot]), default=0.0)
 
 
+def _lines_open(pl: Player, rows: Rows) -> list[tuple[int, int, int, frozenset[int], bool]]:
+    """(line, room, tiles on it, open space kinds of its Dome row, its band of plates full) of each
+    pattern line with room, top line first: what `_best_line` reads of a line whatever the pick."""
+    return [(line, line - pl.line_count[line - 1], pl.line_count[line - 1], rows[line - 1], band_full(pl, line - 1))
+            for line in range(1, 7) if line - pl.line_count[line - 1] > 0]
+
+
 @attrs.define
 class _Board:
     """One player's board as one greedy choice sees it, with what its actions share worked out once."""
@@ -158,6 +166,7 @@ class _Board:
     open_rows: Rows | None = None                 # worked out on first use (`rows`)
     lines: dict[tuple[int, int], float] = attrs.field(factory=dict)
     plates: dict[int, float] = attrs.field(factory=dict)
+    open_lines: list[tuple[int, int, int, frozenset[int], bool]] | None = None   # `_lines_open`, on first use
 
     @property
     def rows(self) -> Rows:
@@ -166,10 +175,30 @@ class _Board:
         return self.open_rows
 
     def best_line(self, colour: int, n: int) -> float:
+        """`_best_line(pl, colour, n)`, with what does not depend on the colour and count read once."""
         key = (colour, n)
-        if key not in self.lines:
-            self.lines[key] = _best_line(self.pl, colour, n, self.rows)
-        return self.lines[key]
+        value = self.lines.get(key)
+        if value is None:
+            if self.open_lines is None:
+                self.open_lines = _lines_open(self.pl, self.rows)
+            pl = self.pl
+            broken = len(pl.broken)
+            value = -2.0 * n - broken                                  # _line_value(pl, 0, colour, n)
+            for line, room, count, kinds, band in self.open_lines:
+                line_colour = pl.line_colour[line - 1]
+                if line_colour != EMPTY and line_colour != colour:
+                    continue
+                put = min(n, room)                                     # _line_value(pl, line, colour, n, rows=rows)
+                over = n - put
+                open_space = colour in kinds or WILD in kinds
+                v = float(put) - 2.0 * over - 0.5 * broken * bool(over)
+                if count + put == line:
+                    v += (4.0 + line) if open_space else (1.0 if not band else -2.0 * line)
+                elif not open_space and band:
+                    v -= 2.0 * put
+                value = max(value, v)
+            self.lines[key] = value
+        return value
 
     def best_placement(self, plate: int) -> float:
         if plate not in self.plates:
