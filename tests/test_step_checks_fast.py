@@ -56,3 +56,33 @@ def test_phase_changes_passed_in_are_the_ones_read_from_the_events() -> None:
                 == _movement_and_scoring(before, game, events, action))
         assert check_step(before, game, events, n, 0, action=action) == []
     assert game.is_over
+
+
+def test_a_silent_score_change_is_reported_and_a_quiet_step_passes() -> None:
+    from properties.duel.steps import score_accounting
+
+    a = _acquisition_state()
+    assert score_accounting(a, a.copy(), []) == []
+    for who in (0, 1):
+        b = a.copy()
+        b.players[who].score += 2
+        assert score_accounting(a, b, []) == [f"P{who + 1}'s score changed by +2 but the step's events add up to +0"]
+
+
+def test_a_chip_slipped_under_a_factory_moved_is_seen_whatever_else_changed() -> None:
+    """The identity check leaves out a small Factory only when its chip stayed (every step that
+    changes no Factory skips that test at once)."""
+    from properties.duel.flows import _identity_regions, table_delta
+
+    a = _acquisition_state()
+    f = next(f for f, fac in enumerate(a.small) if fac.chip)
+    b = a.copy()
+    b.small[f].chip_revealed = not b.small[f].chip_revealed
+    regions = table_delta(a, b)[1]
+    assert _identity_regions(a, b, regions) == {f"small{f + 1}"}
+    c = a.copy()
+    c.small[f].sun[0] += 1                   # tiles only: no identity moved
+    assert _identity_regions(a, c, table_delta(a, c)[1]) == frozenset()
+    d = a.copy()
+    d.pile.reverse()
+    assert _identity_regions(a, d, table_delta(a, d)[1]) == table_delta(a, d)[1]

@@ -527,7 +527,9 @@ _PLATE_DECISIONS = frozenset({"place", "draw", "return"})
 def _identity_regions(a: GameState, b: GameState, regions: frozenset[str]) -> frozenset[str]:
     """The changed regions where a component with an identity can have moved: a small Factory only
     when its chip changed (its tiles have none)."""
-    same_chip = {f"small{f + 1}" for f, (x, y) in enumerate(zip(a.small, b.small, strict=True))
+    if regions.isdisjoint(_SMALL):
+        return regions           # no small Factory changed
+    same_chip = {_SMALL[f] for f, (x, y) in enumerate(zip(a.small, b.small, strict=True))
                  if x.chip == y.chip and x.chip_revealed == y.chip_revealed}
     return regions - same_chip if same_chip & regions else regions
 
