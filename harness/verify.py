@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from harness.cluster import Workers, opened, workers_of
 from harness.coverage import ROOT, compute, lint, load_test_results, summary
 from harness.ci import junit_args
 from harness.coverage import suspects
@@ -205,51 +206,10 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold())
     guard = _stage(console, stages, "mutation analysis", mutation)
 
-    def simulation(st: Stage) -> Any:
-        from properties.simulate import group_failures, run_campaign, write_failure
-        games = settings["games"]
-        done = [0]
-
-        def advance(n: int) -> None:
-            done[0] += n
-            st.progress(f"{done[0]}/{games} games")
-        campaign = run_campaign(games, 0, {}, jobs=jobs, policy="greedy", progress=advance)  # scores: the oracle sees points
-        failures = campaign.failures
-        for g in failures[:MAX_COUNTEREXAMPLES]:
-            st.failures.append(str(write_failure(g, {}, found, "greedy")))
-        st.ok = not failures
-        st.detail = f"{games} games, {len(failures)} broke an invariant"
-        if failures:
-            st.detail += ": " + "; ".join(f"{len(gs)}/{games} broke {name}" for name, gs in group_failures(failures))
-        return campaign
-    campaign = _stage(console, stages, "simulation campaign", simulation)
-
-    def matrix(st: Stage) -> list[dict[str, Any]]:
-        from properties.matrix import matrix_rows, run_matrix
-        total = len(matrix_rows()) * settings["matrix_games"]
-        done = [0]
-
-        def advance(n: int) -> None:
-            done[0] += n
-            st.progress(f"{done[0]}/{total} games")
-        rows = run_matrix(settings["matrix_games"], 0, jobs, found, advance)
-        if settings["shrink"]:
-            from properties.matrix import shrink_row
-            for i, row in enumerate(rows):
-                if row.broken:
-                    shrunk = shrink_row(row.overrides, found)
-                    if shrunk:
-                        rows[i] = attrs.evolve(row, broken={**row.broken, shrunk.invariant: shrunk.scenario})
-        defaults = rows[0]
-        st.ok = not defaults.broken
-        st.failures = [f"defaults: {name}: {path}" for name, path in defaults.broken.items()]
-        broken_rows = sum(bool(r.broken) for r in rows)
-        st.detail = (f"{len(rows)} rows x {settings['matrix_games']} games; defaults "
-                     f"{'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; {broken_rows} rows break an invariant")
-        return [r.to_json() for r in rows]
-    matrix_rows = _stage(console, stages, "interpretation matrix", matrix)
-    others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile)
-              for g in game_names() if g != DEFAULT_GAME]
+    from properties.watchdog import limit_memory
+    with opened(workers_of(jobs), initializer=limit_memory) as workers:   # one pool for all the games played
+        campaign, matrix_rows, others = _play_stages(settings, workers, console, stages, found, test_results,
+                                                     tests_json, profile, jobs)
 
     def coverage(st: Stage) -> Any:
         rows = compute(catalogue, test_results, campaign.totals("clause_hits"), guard)
@@ -286,6 +246,64 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         st.detail = f"{out}/index.html, coverage.md, coverage.json, pytest.log"
     _stage(console, stages, "report", report)
     return _finish(console, stages)
+
+
+def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console, stages: list[Stage], found: Path,
+                 test_results: Mapping[str, Any], tests_json: Path, profile: str,
+                 jobs: int) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The stages that play games: the default game's simulation campaign and interpretation matrix,
+    then every other game's stages (`_verify_game`), all on the same `workers`: one pool of processes
+    started once, not once per campaign, matrix or player count. The campaign, the matrix's rows and
+    the other games' report sections."""
+    from harness.registry import DEFAULT_GAME, game_names
+
+    def simulation(st: Stage) -> Any:
+        from properties.simulate import group_failures, run_campaign, write_failure
+        games = settings["games"]
+        done = [0]
+
+        def advance(n: int) -> None:
+            done[0] += n
+            st.progress(f"{done[0]}/{games} games")
+        campaign = run_campaign(games, 0, {}, jobs=workers, policy="greedy", progress=advance)  # scores: the oracle sees points
+        failures = campaign.failures
+        for g in failures[:MAX_COUNTEREXAMPLES]:
+            st.failures.append(str(write_failure(g, {}, found, "greedy")))
+        st.ok = not failures
+        st.detail = f"{games} games, {len(failures)} broke an invariant"
+        if failures:
+            st.detail += ": " + "; ".join(f"{len(gs)}/{games} broke {name}" for name, gs in group_failures(failures))
+        return campaign
+    campaign = _stage(console, stages, "simulation campaign", simulation)
+
+    def matrix(st: Stage) -> list[dict[str, Any]]:
+        from properties.matrix import matrix_rows, run_matrix
+        total = len(matrix_rows()) * settings["matrix_games"]
+        done = [0]
+
+        def advance(n: int) -> None:
+            done[0] += n
+            st.progress(f"{done[0]}/{total} games")
+        rows = run_matrix(settings["matrix_games"], 0, workers, found, advance)
+        if settings["shrink"]:
+            from properties.matrix import shrink_row
+            for i, row in enumerate(rows):
+                if row.broken:
+                    shrunk = shrink_row(row.overrides, found)
+                    if shrunk:
+                        rows[i] = attrs.evolve(row, broken={**row.broken, shrunk.invariant: shrunk.scenario})
+        defaults = rows[0]
+        st.ok = not defaults.broken
+        st.failures = [f"defaults: {name}: {path}" for name, path in defaults.broken.items()]
+        broken_rows = sum(bool(r.broken) for r in rows)
+        st.detail = (f"{len(rows)} rows x {settings['matrix_games']} games; defaults "
+                     f"{'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; {broken_rows} rows break an invariant")
+        return [r.to_json() for r in rows]
+    matrix_rows = _stage(console, stages, "interpretation matrix", matrix)
+    others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile, workers)
+              for g in game_names() if g != DEFAULT_GAME]
+    return campaign, matrix_rows, others
+
 
 
 MAX_COUNTEREXAMPLES = 20        # counterexample files verify writes per stage (all failures are counted)
@@ -358,10 +376,12 @@ def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str
 
 
 def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Console, stages: list[Stage],
-                 found: Path, test_results: Mapping[str, Any], tests_json: Path, profile: str) -> dict[str, Any]:
+                 found: Path, test_results: Mapping[str, Any], tests_json: Path, profile: str,
+                 workers: Workers | None = None) -> dict[str, Any]:
     """A game other than the default: its simulation campaign (uniform policy, every invariant after
     every step, each player count), its interpretation matrix, its mutation analysis and its coverage
-    against its own thresholds; what the report's section for the game shows."""
+    against its own thresholds; what the report's section for the game shows. Its games run on
+    `workers` (None: `jobs` local processes)."""
     from harness.coverage import compute, lint, summary
     from harness.registry import get_game
     from properties.matrix import columns, run_matrix
@@ -370,9 +390,10 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     entry = get_game(game)
     catalogue = default_catalogue(game)
     games = max(1, settings["games"] // (4 * len(entry.players)))
+    play = workers or workers_of(jobs)
 
     def simulation(st: Stage) -> list[Any]:
-        campaigns = [run_campaign(games, 0, {}, jobs=jobs, game=game, players=n) for n in entry.players]
+        campaigns = [run_campaign(games, 0, {}, jobs=play, game=game, players=n) for n in entry.players]
         failures = [g for c in campaigns for g in c.failures]
         for g in failures[:MAX_COUNTEREXAMPLES]:
             st.failures.append(str(write_failure(g, {}, found)))
@@ -385,7 +406,7 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     campaigns = _stage(console, stages, f"{game}: simulation campaign", simulation)
 
     def matrix(st: Stage) -> list[dict[str, Any]]:
-        rows = run_matrix(max(1, settings["matrix_games"] // 2), 0, jobs, found, game=game)
+        rows = run_matrix(max(1, settings["matrix_games"] // 2), 0, play, found, game=game)
         defaults = rows[0]
         st.ok = not defaults.broken
         st.failures = [f"defaults: {name}: {path}" for name, path in defaults.broken.items()]
