@@ -32,7 +32,11 @@ from harness.cluster import Workers, executor, map_ordered, workers_of
 from harness.mutation.mutants import Mutant
 from harness.mutation.selection import Stage
 
-IGNORED = (".git", ".venv", "report", ".hypothesis", "__pycache__", "counterexamples", ".azul-rules",
+# Python's bytecode caches (__pycache__) are copied (issue 13): the worker and every forked test run
+# import the project from them instead of compiling it again in each copy (about 0.5 CPU s a copy);
+# a cache is used only while its source's size and time match, and the worker drops the cache of each
+# file it mutates (harness.mutation.worker), so a mutant is always compiled from its own text.
+IGNORED = (".git", ".venv", "report", ".hypothesis", "counterexamples", ".azul-rules",
            "*.egg-info", ".pytest_cache", ".mutation-*")
 
 

@@ -13,6 +13,7 @@ slow ones).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import pkgutil
@@ -54,6 +55,9 @@ class FirstFailure:
 
 
 PREIMPORT = ("model", "properties", "spec", "harness")
+# Not imported up front: this module, and the report's charts (matplotlib, about 1.3 CPU s a worker
+# start; no rule runs there and the mutation children's tests seldom draw: one that does imports it).
+NOT_PREIMPORTED = ("harness.mutation.worker", "harness.plots")
 
 
 def _module_name(file: Path, copy: Path) -> str:
@@ -68,7 +72,7 @@ def _preimport(copy: Path) -> ImportCalls:
         for package in PREIMPORT:
             root = importlib.import_module(package)
             for info in pkgutil.walk_packages(root.__path__, prefix=f"{package}."):
-                if info.name.startswith("harness.mutation.worker"):
+                if info.name.startswith(NOT_PREIMPORTED):
                     continue
                 try:
                     importlib.import_module(info.name)
@@ -208,6 +212,13 @@ def _stages(request: dict[str, Any]) -> list[tuple[list[str], float]]:
     return [(list(request["tests"]), float(request["timeout"]))]
 
 
+def forget_bytecode(source: Path) -> None:
+    """Drop the copied bytecode cache of a file about to be mutated: a mutant written in the same
+    second as the cache, with the same size, would otherwise pass the cache's check and never run.
+    Nothing writes it again (PYTHONDONTWRITEBYTECODE in the worker), so the file compiles from its text."""
+    Path(importlib.util.cache_from_source(str(source))).unlink(missing_ok=True)
+
+
 def serve() -> None:
     import attrs  # noqa: F401  (the suite's libraries, imported once before forking)
     import cattrs  # noqa: F401
@@ -223,6 +234,7 @@ def serve() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         target = Path(request["file"])
+        forget_bytecode(target)
         target.write_text(request["source"])
         seconds = 0.0
         reply: dict[str, Any] = {"status": "survived", "killer": None}

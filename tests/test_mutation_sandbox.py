@@ -1,0 +1,66 @@
+"""What a mutation worker's private copy starts from (issue 13): the project's bytecode caches come
+along (the worker imports the project without compiling it again), the cache of a file being mutated
+is dropped (a mutant always runs from its own text), and the up-front import leaves out the charts."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import py_compile
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from harness.mutation import worker
+from harness.mutation.runner import sandbox
+
+
+def _module_with_cache(root: Path, text: str) -> Path:
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("")
+    source = root / "pkg" / "rule.py"
+    source.write_text(text)
+    py_compile.compile(str(source), cfile=importlib.util.cache_from_source(str(source)))
+    return source
+
+
+def test_a_private_copy_keeps_the_bytecode_caches(tmp_path: Path) -> None:
+    _module_with_cache(tmp_path, "VALUE = 1\n")
+    with sandbox(tmp_path) as copy:
+        cache = Path(importlib.util.cache_from_source(str(copy / "pkg" / "rule.py")))
+        assert cache.is_file(), sorted(str(p.relative_to(copy)) for p in copy.rglob("*"))
+
+
+def test_a_mutant_with_the_size_and_time_of_its_cached_original_still_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worst case for a copied cache: same size, same modification second. Dropping the cache
+    before writing the mutant (what the worker does) makes the import compile the mutant."""
+    source = _module_with_cache(tmp_path, "VALUE = 1\n")
+    stamp = source.stat().st_mtime_ns
+    worker.forget_bytecode(source)
+    source.write_text("VALUE = 2\n")                          # the mutant: same size ...
+    os.utime(source, ns=(stamp, stamp))                        # ... and the same time
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)     # as in the worker
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("pkg", "pkg.rule"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    assert importlib.import_module("pkg.rule").VALUE == 2
+    for name in ("pkg", "pkg.rule"):
+        sys.modules.pop(name, None)
+
+
+def test_the_up_front_import_leaves_out_the_charts_and_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """matplotlib (harness.plots) costs each worker start about 1.3 CPU s and no rule runs there."""
+    imported: list[str] = []
+
+    def import_module(name: str) -> types.ModuleType:
+        imported.append(name)
+        return importlib.import_module(name) if "." not in name else types.ModuleType(name)
+
+    monkeypatch.setattr(worker, "importlib", types.SimpleNamespace(import_module=import_module))
+    worker._preimport(Path.cwd())
+    assert "model.duel.engine" in imported and "properties.machine" in imported
+    assert not [n for n in imported if n.startswith(("harness.plots", "harness.mutation.worker"))]
