@@ -10,6 +10,33 @@ import pytest
 from spec import SPEC_ROOT
 
 
+# Under pytest-xdist (`make test`, verify's test stage) the costliest files run first (issue 13):
+# work stealing hands each worker a contiguous share of the collection and steals from the end of
+# the busier one, so a costly file collected late can leave one worker alone with it at the end of
+# the run. Measured CPU per file (user + sys with the file's subprocesses, 2026-12-01, most first);
+# the files sharing the session's mutation plans (`untracked_duel_plans`, 2-3 CPU s in each worker
+# that builds them) stay together. A serial run (mutation analysis: its stages run cheapest first)
+# keeps pytest's order.
+COSTLY_FIRST = (
+    "tests/test_cluster.py", "tests/test_mutation.py", "tests/test_mutation_selection.py",
+    "tests/test_plugin_tracking.py", "tests/test_watchdog.py", "tests/test_properties.py",
+    "tests/azul/test_azul_play.py", "tests/test_property_commands.py", "tests/azul/test_azul_stall_row.py",
+    "tests/test_invariants_catch.py", "tests/test_spec_loader.py", "tests/test_verify_warm_up.py",
+    "tests/test_verify_console.py", "tests/test_scenarios.py", "tests/test_report_glance.py",
+)
+
+
+def costly_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """`items` with those of COSTLY_FIRST's files first, in its order; otherwise pytest's order."""
+    rank = {path: i for i, path in enumerate(COSTLY_FIRST)}
+    return sorted(items, key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):                  # an xdist worker (each collects the same order)
+        items[:] = costly_first(items)
+
+
 @pytest.fixture
 def spec_copy(tmp_path: Path) -> Path:
     """A writable copy of the spec tree, for tests that break it on purpose."""
