@@ -8,10 +8,11 @@ import enum
 from collections.abc import Sequence
 from itertools import repeat
 from operator import is_
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import attrs
 
+from model.chance import NO_DRAWS
 from model.clauses import cite
 from model.errors import IllegalAction
 from model.events import Event
@@ -74,6 +75,19 @@ class GameBase:
     def why_illegal(self, action: Any) -> tuple[str, str] | None:
         """None if `action` is legal now, else (clause id, reason)."""
         return self._check(action)
+
+    def copy(self) -> Self:
+        """An independent game: the state copied and the chance forked (the copy draws what this
+        game would draw, and playing it never moves this game's draws)."""
+        return self._game_on(self.state.copy(), self.chance.fork())
+
+    def snapshot(self) -> Self:
+        """The position as it is now, to look at: the state copied, a chance that refuses to draw."""
+        return self._game_on(self.state.copy(), NO_DRAWS)
+
+    def _game_on(self, state: Any, chance: Any) -> Self:
+        """A game of this kind on `state` with `chance` (a subclass with its own constructor says how)."""
+        return type(self)(state, self.rules, chance)
 
     def forget_offer(self) -> None:
         """Drop the last `legal_actions()` list (after editing `state` in place): the next `apply`

@@ -4,10 +4,16 @@
 - `ScriptedChance(...)`: scenarios say which tiles the bag yields, the pile order, the chips and the
   first player; anything not scripted falls back to a seeded generator (or is an error when strict).
 - properties/ has a Hypothesis-driven chance, so failures shrink over chance too.
+
+A game's `copy()` is an independent game: it forks its chance (`fork()`), so playing the copy never
+moves the original's draws, and a forked seeded chance draws what the original would have drawn.
+`snapshot()` copies only the table, with `NO_DRAWS`: a position to look at (the state before a step),
+whose every draw is refused.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from typing import Protocol
@@ -18,6 +24,7 @@ class Chance(Protocol):
     def shuffle_plates(self, plates: Sequence[int]) -> list[int]: ...
     def draw_tile(self, bag: Sequence[int]) -> int: ...
     def draw_chip(self, supply: Sequence[int]) -> int: ...
+    def fork(self) -> "Chance": ...     # an independent chance with the same future draws
 
 
 def pick_weighted(bag: Sequence[int], r: int) -> int:
@@ -33,6 +40,12 @@ class SeededChance:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
+
+    def fork(self) -> "SeededChance":
+        twin = copy.copy(self)                  # keeps a subclass's own draws
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        return twin
 
     def first_player(self, players: int = 2) -> int:
         return self._rng.randrange(players)
@@ -53,6 +66,31 @@ class ChanceScriptError(ValueError):
     """A scripted chance event is impossible (e.g. a colour the bag does not hold)."""
 
 
+class NoDraws:
+    """The chance of a snapshot: a position to look at, never to play on (every draw is refused)."""
+
+    def _refuse(self, what: str) -> ChanceScriptError:
+        return ChanceScriptError(f"a snapshot cannot draw {what}: play on a copy() of the game")
+
+    def first_player(self, players: int = 2) -> int:
+        raise self._refuse("the first player")
+
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
+        raise self._refuse("the plate order")
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        raise self._refuse("a tile")
+
+    def draw_chip(self, supply: Sequence[int]) -> int:
+        raise self._refuse("a chip")
+
+    def fork(self) -> "NoDraws":
+        return self
+
+
+NO_DRAWS = NoDraws()
+
+
 class ScriptedChance:
     """Plays back scripted outcomes; falls back to `SeededChance(seed)` (unless strict)."""
 
@@ -65,6 +103,13 @@ class ScriptedChance:
         self.first = first
         self.strict = strict
         self._fallback = SeededChance(seed)
+
+    def fork(self) -> "ScriptedChance":
+        twin = copy.copy(self)
+        twin.tiles, twin.chips = self.tiles[:], self.chips[:]
+        twin.plates = None if self.plates is None else self.plates[:]
+        twin._fallback = self._fallback.fork()
+        return twin
 
     def _fallback_or_fail(self, what: str) -> SeededChance:
         if self.strict:

@@ -29,6 +29,10 @@ class HypothesisChance:
     def draw_chip(self, supply: Sequence[int]) -> int:
         return self.data.draw(st.sampled_from(sorted(supply)), label="chip draw")
 
+    def fork(self) -> "HypothesisChance":
+        """Every draw is a choice of the running example's data: a copy draws from the same data."""
+        return HypothesisChance(self.data)
+
 
 class RecordingChance:
     """Wraps a chance and records its outcomes in scenario form (tiles, plate order, chips, first)."""
@@ -58,3 +62,9 @@ class RecordingChance:
         chip = self.inner.draw_chip(supply)
         self.chips.append(chip)
         return chip
+
+    def fork(self) -> "RecordingChance":
+        twin = RecordingChance(self.inner.fork())
+        twin.tiles, twin.chips, twin.first = self.tiles[:], self.chips[:], self.first
+        twin.plates = None if self.plates is None else self.plates[:]
+        return twin

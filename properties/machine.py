@@ -149,7 +149,7 @@ class GameMachine(RuleBasedStateMachine):
             refusal = g.why_illegal(action)
         if refusal is not None:
             self._fail_on([("generator-predicate", f"{action} is generated but refused: {refusal}")])
-        before = g.copy()
+        before = g.snapshot()
         self.actions.append(str(action))
         self.step.value = len(self.actions)
         problems: list[Problem] = []
@@ -171,7 +171,7 @@ class GameMachine(RuleBasedStateMachine):
         candidate = universe[data.draw(st.integers(0, len(universe) - 1), label="refused candidate")]
         if candidate in legal:
             return
-        before = g.copy()
+        before = g.snapshot()
         refused: IllegalAction | None = None
         with self._watched(g):
             try:

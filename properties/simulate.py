@@ -221,7 +221,7 @@ def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdo
             problem = next(iter(state_invariants(game)), None)    # is this stall one the readings allow?
             return None if problem is None else (problem[0], problem[2])
         action = choose(game, actions, rng)
-        before = game.copy()
+        before = game.snapshot()
         log.append(str(action))
         step += 1
         counter.value = step             # the action being played, should it never return

@@ -150,3 +150,50 @@ def test_verify_applies_each_games_own_thresholds() -> None:
             own = table.get("games", {}).get(name, {})
             assert asserted_threshold(name) == own.get("asserted_threshold", 0.0)
             assert guarded_threshold(name) == own.get("guarded_threshold", 0.0)
+
+
+def _play_out(game: Game, rng: random.Random, bound: int) -> list[str]:
+    """Uniform random play to the end (or a stall); the actions as text."""
+    log: list[str] = []
+    while not (game.is_over or game.is_stalled) and len(log) < bound:
+        action = rng.choice(list(game.legal_actions()))
+        log.append(str(action))
+        game.apply(action)
+    return log
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_a_copy_is_an_independent_game_with_the_same_future_draws(name: str, players: int) -> None:
+    """Playing a copy through round ends (so it draws) leaves the original's draws where they were:
+    the original still plays exactly as an untouched game of the same seed, and the copy, given the
+    original's actions, draws what the original drew (audit F1: copies shared one chance)."""
+    bound = get_game(name).load("step_bound")(_start(name, players, 3))
+    untouched, copied = _start(name, players, 3), _start(name, players, 3)
+    warm = random.Random(9)
+    for _ in range(5):                                  # into the first round, before copying
+        action = warm.choice(list(untouched.legal_actions()))
+        untouched.apply(action)
+        copied.apply(action)
+    twin = copied.copy()
+    assert _play_out(twin.copy(), random.Random(1), bound)      # a copy of the copy, played to the end
+    assert len(_play_out(copied.copy(), random.Random(2), bound)) > 20
+    expected = _play_out(untouched, random.Random(5), bound)
+    assert _play_out(copied, random.Random(5), bound) == expected
+    assert copied.state == untouched.state
+    replay = iter(expected)
+    while not (twin.is_over or twin.is_stalled):
+        step = next(replay)
+        twin.apply(next(a for a in twin.legal_actions() if str(a) == step))
+    assert twin.state == untouched.state
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_a_snapshot_is_the_position_and_refuses_to_draw(name: str, players: int) -> None:
+    from model.chance import ChanceScriptError
+
+    game = _start(name, players, 4)
+    snap = game.snapshot()
+    assert snap.state == game.state and snap.state is not game.state
+    with pytest.raises(ChanceScriptError, match="snapshot cannot draw"):
+        _play_out(snap, random.Random(0), 10_000)        # its first draw (a round's refill) is refused
+    assert game.state == _start(name, players, 4).state  # and the game it came from is untouched

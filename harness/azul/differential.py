@@ -129,6 +129,11 @@ class RecordingChance:
     def draw_chip(self, supply: Sequence[int]) -> int:
         return self._inner.draw_chip(supply)
 
+    def fork(self) -> "RecordingChance":
+        twin = RecordingChance(0)
+        twin._inner, twin.first, twin.draws = self._inner.fork(), self.first, self.draws[:]
+        return twin
+
 
 # --- lockstep -----------------------------------------------------------------------------------
 class Lockstep:

@@ -64,9 +64,6 @@ class Game(GameBase):
     def returns(self) -> tuple[float, ...]:
         return returns(self.outcome(), self.players)
 
-    def copy(self) -> "Game":
-        return Game(self.state.copy(), self.rules, self.chance)
-
     def _carry_out(self, action: Action, events: list[Event]) -> None:
         _RULES[action.kind](self, action, events)
 

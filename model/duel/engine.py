@@ -77,9 +77,6 @@ class Game(GameBase):
         s = self.state
         return s.phase == "acquisition" and s.pending is None and s.to_move < 0
 
-    def copy(self) -> "Game":
-        return Game(self.state.copy(), self.rules, self.chance)
-
     def outcome(self) -> Outcome | None:
         if not self.is_over:
             return None

@@ -46,7 +46,7 @@ def _run_one(scenario: Scenario) -> ScenarioResult:
     aborted = False
     for step in scenario.steps:
         action = parse_action(step.action)
-        before = game.copy()
+        before = game.snapshot()
         try:
             step_events = game.apply(action)
         except ChanceScriptError as exc:

@@ -11,6 +11,7 @@ ended phase's work is all done, `phase` still names it, and nothing of the next 
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from model.duel.engine import Game
 from model.events import Event
@@ -53,6 +54,10 @@ class StoppingGame(Game):
         super().__init__(game.state, game.rules, game.chance, on_phase_change=self._phase_changing)
         self.stop = stop
         self.stopped: PhaseEnded | None = None
+
+    def _game_on(self, state: Any, chance: Any) -> Game:  # type: ignore[override]
+        """Copies and snapshots are plain games: they do not stop."""
+        return Game(state, self.rules, chance)
 
     def _phase_changing(self, source: str, target: str, events: list[Event]) -> None:
         if self.stopped is None and ends_at(self.stop, source, target):
