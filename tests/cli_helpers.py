@@ -17,6 +17,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+# A pytest the suite starts in a folder of its own (tmp_path) does not read the project's pytest
+# settings; the project's addopts switch anyio's plugin off (pyproject.toml), and so does this: its
+# import pulls in anyio and trio, about 0.4 CPU s in each such process (issue 13).
+PYTEST_OUTSIDE = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:anyio")
+
 
 def _status(code: object) -> int:
     """The process exit status `sys.exit(code)` would give."""

@@ -7,17 +7,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.cli_helpers import PYTEST_OUTSIDE
+
 
 def _run(folder: Path, record: Path, *args: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           f"--clause-json={record}", *args], cwd=folder, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([*PYTEST_OUTSIDE, f"--clause-json={record}", *args], cwd=folder, capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_renamed_test_leaves_the_record_and_a_partial_run_keeps_the_others(tmp_path: Path) -> None:
     record = tmp_path / "tests.json"
     (tmp_path / "test_a.py").write_text("def test_old():\n    pass\n\ndef test_kept():\n    pass\n")
-    (tmp_path / "test_b.py").write_text("def test_other():\n    pass\n")
+    # ... run outside the project, loading no more plugins than the project's own runs (cli_helpers)
+    (tmp_path / "test_b.py").write_text("import sys\n\ndef test_other():\n"
+                                        "    assert not {'anyio', 'trio'} & set(sys.modules)\n")
     _run(tmp_path, record, str(tmp_path))
     assert set(json.loads(record.read_text())["tests"]) == {"test_a.py::test_old", "test_a.py::test_kept",
                                                             "test_b.py::test_other"}
@@ -61,8 +65,7 @@ def test_a_parallel_run_writes_the_same_record_as_a_serial_one(tmp_path: Path) -
 def test_a_parallel_run_without_tests_fails_with_status_5(tmp_path: Path) -> None:
     (tmp_path / "test_none.py").write_text("x = 1\n")
     # One xdist worker is a parallel run too (controller and worker): a second costs a start-up (issue 13).
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "1",
-                           f"--clause-json={tmp_path / 'tests.json'}", str(tmp_path)],
+    done = subprocess.run([*PYTEST_OUTSIDE, "-n", "1", f"--clause-json={tmp_path / 'tests.json'}", str(tmp_path)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 5, done.stdout + done.stderr
 
@@ -71,8 +74,8 @@ def test_an_unknown_clause_marker_in_a_parallel_run_is_named(tmp_path: Path) -> 
     """On an xdist worker a usage error would surface as a worker crash without its message."""
     (tmp_path / "test_marks.py").write_text(
         "import pytest\n\n@pytest.mark.clause('azul.score.isolatd')\ndef test_typo():\n    pass\n")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "1",
-                           "--clause-json=", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([*PYTEST_OUTSIDE, "-n", "1", "--clause-json=", str(tmp_path)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
     out = done.stdout + done.stderr
     assert done.returncode == 1 and "INTERNALERROR" not in out, out
     assert "ERROR test_marks.py::test_typo - Failed: clause marker" in out

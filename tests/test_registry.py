@@ -60,7 +60,9 @@ def test_clause_markers_of_every_game_are_checked_against_its_own_catalogue(tmp_
         "import pytest\n\n"
         "@pytest.mark.clause('azul.score.isolated')\ndef test_classic():\n    pass\n\n"
         "@pytest.mark.clause('duel.score.isolated')\ndef test_duel():\n    pass\n")
-    run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--clause-json=", str(tmp_path)]
+    from tests.cli_helpers import PYTEST_OUTSIDE
+
+    run = [*PYTEST_OUTSIDE, "--clause-json=", str(tmp_path)]
     ok = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     (tmp_path / "test_marks.py").write_text(

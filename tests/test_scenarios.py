@@ -433,7 +433,9 @@ def test_pytest_collects_scenarios_named_outside_fixtures(tmp_path: Path) -> Non
     (folder / "chapter.toml").write_text('[[clause]]\nid = "duel.x"\n[given]\n')
     import harness
 
-    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--clause-json", ""]
+    from tests.cli_helpers import PYTEST_OUTSIDE
+
+    args = [*PYTEST_OUTSIDE, "--clause-json", ""]
     env = {**os.environ, "PYTHONPATH": str(Path(harness.__file__).parents[1])}   # this checkout's plugin
     run = subprocess.run([*args, str(folder)], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert "1 failed, 1 passed" in run.stdout, run.stdout

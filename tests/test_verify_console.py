@@ -42,7 +42,8 @@ def _tiny_suite(tmp_path: Path) -> Path:
 def test_pytest_output_streams_line_by_line_and_names_failures(tmp_path: Path) -> None:
     suite = _tiny_suite(tmp_path)
     arrivals: list[tuple[float, str, str | None]] = []
-    run = run_pytest(["-p", "no:cacheprovider", "-p", "no:azul_rules", str(suite)], cwd=suite, env=os.environ,
+    run = run_pytest(["-p", "no:cacheprovider", "-p", "no:azul_rules", "-p", "no:anyio", str(suite)], cwd=suite,
+                     env=os.environ,
                      log=tmp_path / "log.txt", python=sys.executable,
                      on_line=lambda line, r, failed: arrivals.append((time.monotonic(), line, failed)))
     ended = time.monotonic()
