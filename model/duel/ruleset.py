@@ -21,7 +21,7 @@ from spec.suggest import did_you_mean
 IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "duel.score.start": ("five", "zero"),
     "duel.refill.monochrome": ("redraw-all", "replace-one"),
-    "duel.refill.monochrome-unavoidable": ("accept", "leave-empty"),
+    "duel.refill.monochrome-unavoidable": ("accept", "leave-empty", "restock-from-tower"),
     "duel.plate.draw-at-zero": ("free-at-zero", "must-pay"),
     "duel.chips.per-round": ("hard-cap", "no-cap"),
     "duel.lines.voluntary-break": ("whole-batch", "any-split"),

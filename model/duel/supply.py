@@ -11,16 +11,21 @@ from model.duel.ruleset import Ruleset
 from model.duel.state import GameState, SmallFactory
 
 
+def restock_bag(state: GameState, events: list[Event], why: str = "") -> None:
+    """Every tile of the Tower into the bag (duel.prep.bag-restock)."""
+    cite("duel.prep.bag-restock")
+    events.append(Event("restock", "duel.prep.bag-restock", detail=f"{sum(state.tower)} tiles from the Tower{why}"))
+    for c in range(5):
+        state.bag[c] += state.tower[c]
+        state.tower[c] = 0
+
+
 def draw_tile(state: GameState, chance: Chance, events: list[Event]) -> int | None:
     """One tile from the bag, restocking from the Tower when the bag is empty; None if both are."""
     if not any(state.bag):
         if not any(state.tower):
             return None
-        cite("duel.prep.bag-restock")
-        events.append(Event("restock", "duel.prep.bag-restock", detail=f"{sum(state.tower)} tiles from the Tower"))
-        for c in range(5):
-            state.bag[c] += state.tower[c]
-            state.tower[c] = 0
+        restock_bag(state, events)
     colour = chance.draw_tile(state.bag)
     state.bag[colour] -= 1
     return colour
@@ -77,12 +82,16 @@ def fill_large(state: GameState, rules: Ruleset, chance: Chance, events: list[Ev
         if not any(state.bag[c] for c in range(5) if c != mono):
             alt = rules.choices["duel.refill.monochrome-unavoidable"]
             cite_alternative("duel.refill.monochrome-unavoidable", alt)
-            events.append(Event("redraw-impossible", "duel.setup.large-factory.monochrome-redraw",
-                                detail=f"the bag holds no other colour than {COLOURS[mono]} ({alt})"))
-            if alt == "leave-empty":
-                state.bag[mono] += 5
-                sun[mono] = 0
-            return
+            if alt == "restock-from-tower" and any(state.tower[c] for c in range(5) if c != mono):
+                # The Tower holds another colour: it goes into the bag and the redraw goes on.
+                restock_bag(state, events, f" (the bag held no other colour than {COLOURS[mono]}; {alt})")
+            else:
+                events.append(Event("redraw-impossible", "duel.setup.large-factory.monochrome-redraw",
+                                    detail=f"the bag holds no other colour than {COLOURS[mono]} ({alt})"))
+                if alt == "leave-empty":
+                    state.bag[mono] += 5
+                    sun[mono] = 0
+                return
         if method == "redraw-all":
             sun[mono] = 0
             state.bag[mono] += 5

@@ -69,10 +69,13 @@ def refill_violations(s: GameState, game: Game, unavoidable_ok: bool = True) -> 
     # tiles now in the bag and on the small Factories (drawn after the large one).
     rest = [s.bag[c] + sum(f.sun[c] for f in s.small) for c in range(5)]
 
+    # Under restock-from-tower a Tower holding another colour is tipped in for the redraw.
+    supply = [rest[c] + s.tower[c] for c in range(5)] if alt == "restock-from-tower" else rest
+
     def unavoidable(colour: int | None) -> bool:
         if not any(s.tower):
             return True                      # the Tower was emptied: cannot be told from the position
-        return all(n == 0 for c, n in enumerate(rest) if c != colour)
+        return all(n == 0 for c, n in enumerate(supply) if c != colour)
     if any(s.large.moon) or any(f.moon for f in s.small):
         out.append("a moon holds tiles right after the refill")
     if large != 5 and not ran_out:
@@ -80,7 +83,7 @@ def refill_violations(s: GameState, game: Game, unavoidable_ok: bool = True) -> 
             out.append(f"the large Factory's sun holds {large} tiles after the refill, not 5")
     if large == 5 and max(s.large.sun) == 5:
         mono = s.large.sun.index(5)
-        if alt != "accept" or not unavoidable(mono):
+        if alt == "leave-empty" or not unavoidable(mono):
             out.append(f"the large Factory was refilled with 5 {COLOURS[mono]} tiles "
                        f"(duel.refill.monochrome-unavoidable={alt})")
     for f, fac in enumerate(s.small, 1):
