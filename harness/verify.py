@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from harness.ahead import Ahead
 from harness.cluster import Workers, opened, workers_of
 from harness.coverage import ROOT, compute, lint, load_test_results, summary
 from harness.ci import junit_args
@@ -253,19 +254,26 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
                  jobs: int) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
     """The stages that play games: the default game's simulation campaign and interpretation matrix,
     then every other game's stages (`_verify_game`), all on the same `workers`: one pool of processes
-    started once, not once per campaign, matrix or player count. The campaign, the matrix's rows and
-    the other games' report sections."""
+    started once, not once per campaign, matrix or player count, and given every stage's games at
+    once (harness.ahead), so it never idles between stages. The campaign, the matrix's rows and the
+    other games' report sections."""
     from harness.registry import DEFAULT_GAME, game_names
+    from properties.matrix import run_matrix
+    from properties.simulate import run_campaign
+
+    ahead = not workers.serial
+    if ahead:
+        _start_workers(workers)
+    games = settings["games"]
+    playing = Ahead(lambda progress: run_campaign(games, 0, {}, jobs=workers, policy="greedy", progress=progress),
+                    ahead)                                                  # scores: the oracle sees points
+    playing_matrix = Ahead(lambda progress: run_matrix(settings["matrix_games"], 0, workers, found, progress), ahead)
+    other_games = [g for g in game_names() if g != DEFAULT_GAME]
+    playing_others = {g: _game_plays(g, settings, workers, found, ahead) for g in other_games}
 
     def simulation(st: Stage) -> Any:
-        from properties.simulate import group_failures, run_campaign, write_failure
-        games = settings["games"]
-        done = [0]
-
-        def advance(n: int) -> None:
-            done[0] += n
-            st.progress(f"{done[0]}/{games} games")
-        campaign = run_campaign(games, 0, {}, jobs=workers, policy="greedy", progress=advance)  # scores: the oracle sees points
+        from properties.simulate import group_failures, write_failure
+        campaign = playing.result(lambda done: st.progress(f"{done}/{games} games"))
         failures = campaign.failures
         for g in failures[:MAX_COUNTEREXAMPLES]:
             st.failures.append(str(write_failure(g, {}, found, "greedy")))
@@ -277,14 +285,9 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
     campaign = _stage(console, stages, "simulation campaign", simulation)
 
     def matrix(st: Stage) -> list[dict[str, Any]]:
-        from properties.matrix import matrix_rows, run_matrix
+        from properties.matrix import matrix_rows
         total = len(matrix_rows()) * settings["matrix_games"]
-        done = [0]
-
-        def advance(n: int) -> None:
-            done[0] += n
-            st.progress(f"{done[0]}/{total} games")
-        rows = run_matrix(settings["matrix_games"], 0, workers, found, advance)
+        rows = playing_matrix.result(lambda done: st.progress(f"{done}/{total} games"))
         if settings["shrink"]:
             from properties.matrix import shrink_row
             for i, row in enumerate(rows):
@@ -300,8 +303,8 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
                      f"{'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; {broken_rows} rows break an invariant")
         return [r.to_json() for r in rows]
     matrix_rows = _stage(console, stages, "interpretation matrix", matrix)
-    others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile, workers)
-              for g in game_names() if g != DEFAULT_GAME]
+    others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile, workers,
+                           playing_others[g]) for g in other_games]
     return campaign, matrix_rows, others
 
 
@@ -375,25 +378,53 @@ def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str
                   "survivors": list(v.survivors), "tests": list(v.tests)} for cid, v in judged.items()}
 
 
+def _start_workers(workers: Workers) -> None:
+    """Start the pool's processes now, from this thread, before the threads of `Ahead` start: a
+    process forked while another thread holds a lock (an import's, halfway through loading a game's
+    module) inherits it held, and waits for it forever. A forking pool starts all its processes at
+    its first task; they live as long as the pool, so no fork happens after this."""
+    if workers.pool is not None:
+        workers.pool.submit(int).result()
+
+
+def _game_plays(game: str, settings: Mapping[str, Any], workers: Workers, found: Path,
+                ahead: bool) -> tuple[Ahead[list[Any]], Ahead[list[Any]]]:
+    """A game other than the default: its campaigns (one per player count) and its matrix, on
+    `workers`, started now when `ahead`."""
+    from harness.registry import get_game
+    from properties.matrix import run_matrix
+    from properties.simulate import run_campaign
+
+    entry = get_game(game)
+    games = max(1, settings["games"] // (4 * len(entry.players)))
+    campaigns = Ahead(lambda progress: [run_campaign(games, 0, {}, jobs=workers, game=game, players=n, progress=progress)
+                                        for n in entry.players], ahead)
+    matrix = Ahead(lambda progress: run_matrix(max(1, settings["matrix_games"] // 2), 0, workers, found, progress,
+                                               game=game), ahead)
+    return campaigns, matrix
+
+
 def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Console, stages: list[Stage],
                  found: Path, test_results: Mapping[str, Any], tests_json: Path, profile: str,
-                 workers: Workers | None = None) -> dict[str, Any]:
+                 workers: Workers | None = None,
+                 plays: tuple[Ahead[list[Any]], Ahead[list[Any]]] | None = None) -> dict[str, Any]:
     """A game other than the default: its simulation campaign (uniform policy, every invariant after
     every step, each player count), its interpretation matrix, its mutation analysis and its coverage
     against its own thresholds; what the report's section for the game shows. Its games run on
-    `workers` (None: `jobs` local processes)."""
+    `workers` (None: `jobs` local processes); `plays`: its campaigns and matrix already started
+    (`_game_plays`)."""
     from harness.coverage import compute, lint, summary
     from harness.registry import get_game
-    from properties.matrix import columns, run_matrix
-    from properties.simulate import group_failures, run_campaign, write_failure
+    from properties.matrix import columns
+    from properties.simulate import group_failures, write_failure
 
     entry = get_game(game)
     catalogue = default_catalogue(game)
     games = max(1, settings["games"] // (4 * len(entry.players)))
-    play = workers or workers_of(jobs)
+    playing, playing_matrix = plays or _game_plays(game, settings, workers or workers_of(jobs), found, False)
 
     def simulation(st: Stage) -> list[Any]:
-        campaigns = [run_campaign(games, 0, {}, jobs=play, game=game, players=n) for n in entry.players]
+        campaigns = playing.result()
         failures = [g for c in campaigns for g in c.failures]
         for g in failures[:MAX_COUNTEREXAMPLES]:
             st.failures.append(str(write_failure(g, {}, found)))
@@ -406,7 +437,7 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     campaigns = _stage(console, stages, f"{game}: simulation campaign", simulation)
 
     def matrix(st: Stage) -> list[dict[str, Any]]:
-        rows = run_matrix(max(1, settings["matrix_games"] // 2), 0, play, found, game=game)
+        rows = playing_matrix.result()
         defaults = rows[0]
         st.ok = not defaults.broken
         st.failures = [f"defaults: {name}: {path}" for name, path in defaults.broken.items()]

@@ -56,7 +56,7 @@ def test_verify_plays_every_game_on_one_pool(monkeypatch: pytest.MonkeyPatch, tm
             pools.append(1)
             super().__init__(*args, **kwargs)
     monkeypatch.setattr(cluster, "ProcessPoolExecutor", CountedPool)
-    monkeypatch.setitem(verify.PROFILES, "ci", {"games": 4, "matrix_games": 2, "shrink": 0, "mutation_seconds": 1})
+    monkeypatch.setitem(verify.PROFILES, "ci", {"games": 4, "matrix_games": 1, "shrink": 0, "mutation_seconds": 1})
     monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter(()))    # not this test's stages:
     monkeypatch.setattr(verify, "_mutation", lambda st, *args: {})               # scenarios, mutants, report
 
@@ -67,3 +67,74 @@ def test_verify_plays_every_game_on_one_pool(monkeypatch: pytest.MonkeyPatch, tm
     monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
     verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
     assert len(pools) == 1, f"{len(pools)} pools started for the games of one verify run"
+
+
+def test_verify_hands_every_stage_its_games_at_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The pool gets the other game's games while the first campaign still plays (it never idles at a
+    stage's end waiting for the next stage to submit), and every stage still shows its own games."""
+    import concurrent.futures
+
+    from rich.console import Console
+
+    import harness.cluster as cluster
+    import harness.pytest_run as pytest_run
+    import harness.scenarios as scenarios
+    import harness.verify as verify
+
+    events: list[str] = []
+
+    class WatchedPool(concurrent.futures.ProcessPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if args and isinstance(args[0], tuple):                 # _play_batch's item: (seeds, ..., game, ...)
+                events.append(f"submit {args[0][5]}")
+            return super().submit(fn, *args, **kwargs)
+    monkeypatch.setattr(cluster, "ProcessPoolExecutor", WatchedPool)
+    real_stage = verify._stage
+
+    def watched_stage(console: Any, stages: list[Any], name: str, fn: Any) -> Any:
+        result = real_stage(console, stages, name, fn)
+        events.append(f"shown {name}")
+        return result
+    monkeypatch.setattr(verify, "_stage", watched_stage)
+    monkeypatch.setitem(verify.PROFILES, "ci", {"games": 8, "matrix_games": 1, "shrink": 0, "mutation_seconds": 1})
+    monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter(()))
+    monkeypatch.setattr(verify, "_mutation", lambda st, *args: {})
+    monkeypatch.setattr(pytest_run, "run_pytest", lambda args, **kwargs: pytest_run.PytestRun(returncode=0))
+    monkeypatch.setattr(verify, "build_report", lambda inputs, out: None)
+    monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
+    verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
+    first_shown = events.index("shown simulation campaign")
+    assert "submit azul" in events[:first_shown], "the other game's games were submitted only after the first stage"
+    shown = [e for e in events if e.startswith("shown")]
+    assert shown.index("shown simulation campaign") < shown.index("shown interpretation matrix") < \
+        shown.index("shown azul: simulation campaign") < shown.index("shown azul: interpretation matrix")
+
+
+def test_verify_forks_its_workers_before_its_threads_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The pool's processes fork while no thread of verify's own (harness.ahead) runs: a process
+    forked while another thread holds an import's lock would wait for that lock forever."""
+    import concurrent.futures
+    import threading
+
+    from rich.console import Console
+
+    import harness.cluster as cluster
+    import harness.pytest_run as pytest_run
+    import harness.scenarios as scenarios
+    import harness.verify as verify
+
+    forks: list[list[str]] = []
+
+    class WatchedPool(concurrent.futures.ProcessPoolExecutor):
+        def _spawn_process(self) -> None:
+            forks.append([t.name for t in threading.enumerate() if t.name == "verify-ahead"])
+            super()._spawn_process()     # type: ignore[misc]
+    monkeypatch.setattr(cluster, "ProcessPoolExecutor", WatchedPool)
+    monkeypatch.setitem(verify.PROFILES, "ci", {"games": 2, "matrix_games": 1, "shrink": 0, "mutation_seconds": 1})
+    monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter(()))
+    monkeypatch.setattr(verify, "_mutation", lambda st, *args: {})
+    monkeypatch.setattr(pytest_run, "run_pytest", lambda args, **kwargs: pytest_run.PytestRun(returncode=0))
+    monkeypatch.setattr(verify, "build_report", lambda inputs, out: None)
+    monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
+    verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
+    assert len(forks) == 2 and forks == [[], []], f"threads running at each fork: {forks}"
