@@ -63,7 +63,12 @@ class SeededChance:
 
 
 class ChanceScriptError(ValueError):
-    """A scripted chance event is impossible (e.g. a colour the bag does not hold)."""
+    """A scripted chance event is impossible (e.g. a colour the bag does not hold). `colour` is the
+    scripted tile colour at fault, if any, for a game's harness to name in its own words."""
+
+    def __init__(self, message: str, colour: int | None = None) -> None:
+        super().__init__(message)
+        self.colour = colour
 
 
 class NoDraws:
@@ -134,7 +139,7 @@ class ScriptedChance:
         if self.tiles:
             colour = self.tiles.pop(0)
             if not 0 <= colour < len(bag) or bag[colour] == 0:
-                raise ChanceScriptError(f"scripted tile colour {colour} is not in the bag")
+                raise ChanceScriptError(f"scripted tile colour {colour} is not in the bag", colour=colour)
             return colour
         return self._fallback_or_fail("tiles").draw_tile(bag)
 

@@ -25,6 +25,7 @@ from harness.duel.scenarios.stops import PhaseEnded, StoppingGame
 from model.duel import acquisition
 from model.duel import Game, Ruleset, ScriptedChance, new_game
 from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
+from model.chance import ChanceScriptError
 from model.errors import RulesetError
 from model.events import Event
 from model.duel.state import SLOT_CELLS
@@ -445,4 +446,14 @@ def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
             acquisition.end_turn(game, s.starter, events)
         except PhaseEnded:
             pass                                         # game.stopped records it
+        except ChanceScriptError as exc:                 # the refill that starts the given phase
+            raise scenario.error("chance.tiles", f"{chance_problem(exc)} (drawn while the given "
+                                 f"{phase} phase runs on)") from None
     return game, events
+
+
+def chance_problem(exc: ChanceScriptError) -> str:
+    """A scripted chance that cannot happen, with the tile's colour named."""
+    if exc.colour is not None and 0 <= exc.colour < len(COLOURS):
+        return f"scripted tile {COLOURS[exc.colour]} is not in the bag"
+    return str(exc)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from harness.duel.scenarios.expectations import check_then
 from harness.duel.scenarios.loader import Scenario
-from harness.duel.scenarios.position import build_game
+from harness.duel.scenarios.position import build_game, chance_problem
 from harness.duel.scenarios.stops import PhaseEnded
 from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
+from model.chance import ChanceScriptError
 from model.duel import Game, IllegalAction, parse_action
 from model.duel.actions import Action
 from model.events import Event
@@ -95,6 +96,10 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         else:
             try:
                 step_events = game.apply(action)
+            except ChanceScriptError as exc:
+                diffs.append(f"{step.field}: '{step.action}': chance.tiles: {chance_problem(exc)}")
+                aborted = True
+                break
             except IllegalAction as exc:
                 diffs.append(f"{step.field}: '{step.action}' refused: {exc.reason} [{exc.clause}]; "
                              f"legal: {[str(a) for a in game.legal_actions()]}")
