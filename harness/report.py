@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import shutil
 import tempfile
 from collections.abc import Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -78,12 +80,12 @@ def _short(text: str) -> str:
     return text.replace(prefix, "")
 
 
-def _pictures(inputs: ReportInputs, tmp: Path, extra: list[Path]) -> dict[str, str]:
-    """Board pictures, step by step, of every scenario under `inputs.fixtures` and of the `extra`
+def _pictures(fixtures: Path | None, tmp: Path, extra: list[Path]) -> dict[str, str]:
+    """Board pictures, step by step, of every scenario under `fixtures` and of the `extra`
     counterexample files: scenario id (and file name) -> link to its picture page."""
     from harness.scenarios import ScenarioError, scenario_api, scenario_files, scenario_game
 
-    files = list(scenario_files([inputs.fixtures])) if inputs.fixtures and inputs.fixtures.exists() else []
+    files = list(scenario_files([fixtures])) if fixtures and fixtures.exists() else []
     links: dict[str, str] = {}
     for path in files + [p for p in extra if p.exists()]:
         try:
@@ -103,7 +105,7 @@ def _pictures(inputs: ReportInputs, tmp: Path, extra: list[Path]) -> dict[str, s
         links[scenario.id] = link
         links[path.name] = link
         try:
-            links[str(path.relative_to(inputs.fixtures.parent.parent if inputs.fixtures else path.parent))] = link
+            links[str(path.relative_to(fixtures.parent.parent if fixtures else path.parent))] = link
         except ValueError:
             pass
         links[str(path)] = link
@@ -117,7 +119,28 @@ def _gaps(catalogue: Catalogue) -> list[dict[str, Any]]:
 
 
 def build_report(inputs: ReportInputs, out: Path) -> Path:
-    """Write the report into `out` (replaced whole: a failed build never leaves a half report)."""
+    """Write the report into `out` (replaced whole: a failed build never leaves a half report). The
+    scenarios' board pictures are drawn in a process of their own while this one draws the charts
+    and diagrams (the report's two biggest costs, neither waiting for the other)."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
+    extra = [Path(p) for row in inputs.matrix for p in row["broken"].values()]
+    try:
+        with _drawing(inputs.fixtures or extra) as drawer:
+            pictures = drawer.submit(_pictures, inputs.fixtures, tmp, extra) if drawer else None
+            return _build(inputs, out, tmp, pictures)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _drawing(anything: Any) -> Any:
+    """A one-process pool for the board pictures (a no-op context when there is nothing to draw)."""
+    return ProcessPoolExecutor(1) if anything else contextlib.nullcontext()
+
+
+def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[str, str]] | None") -> Path:
     columns = _matrix_columns()
     edges = [{"source": a, "target": b, "guard": d["guard"], "clauses": list(d["clauses"]),
               "visits": int(inputs.edge_visits.get((a, b), 0))} for a, b, d in sorted(phase_graph().edges(data=True))]
@@ -164,47 +187,39 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
         **{g["name"]: {"title": g["title"], "summary": g["summary"], "thresholds": g["thresholds"],
                        "campaign": g["campaign"], "matrix_rows": len(g["matrix"]), "clauses": g["clauses"],
                        "matrix": g["matrix"], "edges": g["edges"]} for g in context["other_games"]}}
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
-    try:
-        (tmp / "counterexamples").mkdir()
-        matrix = []
-        for row in inputs.matrix:
-            row = dict(row)
-            broken = {}
-            for name, path in row["broken"].items():
-                src = Path(path)
-                if src.exists():
-                    shutil.copy(src, tmp / "counterexamples" / src.name)
-                    broken[name] = f"counterexamples/{src.name}"
-                else:
-                    broken[name] = path
-            row["broken"] = broken
-            matrix.append(row)
-        context["matrix"] = matrix
-        extra = [Path(p) for row in inputs.matrix for p in row["broken"].values()]
-        context["pictures"] = _pictures(inputs, tmp, extra)
-        (tmp / "index.html").write_text(_ENV.get_template("report.html.j2").render(**context))
-        (tmp / "coverage.md").write_text(_ENV.get_template("coverage.md.j2").render(**context))
-        data = {k: context[k] for k in ("generated", "profile", "summary", "clauses", "matrix", "edges", "gaps",
-                                        "campaign", "games", "tests_total", "tests_passed", "defaults_in_play",
-                                        "verdict", "suspects", "thresholds", "policy_scores")}
-        data["games"] = context["games_json"]        # every game by name; the top level stays the default game's
-        (tmp / "coverage.json").write_text(json.dumps(data, indent=1, sort_keys=True))
-        (tmp / "phases.svg").write_text(svg)
-        old = None
-        if out.exists():
-            old = out.with_name(f".{out.name}-old")
-            if old.exists():
-                shutil.rmtree(old)
-            out.rename(old)
-        tmp.rename(out)
-        if old is not None:
+    (tmp / "counterexamples").mkdir()
+    matrix = []
+    for row in inputs.matrix:
+        row = dict(row)
+        broken = {}
+        for name, path in row["broken"].items():
+            src = Path(path)
+            if src.exists():
+                shutil.copy(src, tmp / "counterexamples" / src.name)
+                broken[name] = f"counterexamples/{src.name}"
+            else:
+                broken[name] = path
+        row["broken"] = broken
+        matrix.append(row)
+    context["matrix"] = matrix
+    context["pictures"] = pictures.result() if pictures else {}
+    (tmp / "index.html").write_text(_ENV.get_template("report.html.j2").render(**context))
+    (tmp / "coverage.md").write_text(_ENV.get_template("coverage.md.j2").render(**context))
+    data = {k: context[k] for k in ("generated", "profile", "summary", "clauses", "matrix", "edges", "gaps",
+                                    "campaign", "games", "tests_total", "tests_passed", "defaults_in_play",
+                                    "verdict", "suspects", "thresholds", "policy_scores")}
+    data["games"] = context["games_json"]        # every game by name; the top level stays the default game's
+    (tmp / "coverage.json").write_text(json.dumps(data, indent=1, sort_keys=True))
+    (tmp / "phases.svg").write_text(svg)
+    old = None
+    if out.exists():
+        old = out.with_name(f".{out.name}-old")
+        if old.exists():
             shutil.rmtree(old)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+        out.rename(old)
+    tmp.rename(out)
+    if old is not None:
+        shutil.rmtree(old)
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,22 @@ def test_verify_forks_its_workers_before_its_threads_start(monkeypatch: pytest.M
     monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
     verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
     assert len(forks) == 2 and forks == [[], []], f"threads running at each fork: {forks}"
+
+
+def _pictures_here(fixtures: Path | None, tmp: Path, extra: list[Path]) -> dict[str, str]:
+    (tmp.parent / "drawn-by").write_text(str(os.getpid()))
+    return {}
+
+
+def test_the_report_draws_the_board_pictures_in_a_process_of_their_own(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    """The board pictures (a second of the report stage) are drawn beside the charts, not after them."""
+    import harness.report as report
+    from spec import default_catalogue
+
+    monkeypatch.setattr(report, "_pictures", _pictures_here)
+    inputs = report.ReportInputs(default_catalogue(), [], {}, [], 1, {}, {"games": 0, "failures": 0}, 0, "ci", 0,
+                                 fixtures=ROOT / "fixtures")
+    out = report.build_report(inputs, tmp_path / "report")
+    assert (out / "index.html").exists()
+    assert int((tmp_path / "drawn-by").read_text()) != os.getpid()
