@@ -50,6 +50,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "clause(*ids): the rulebook clause ids this test asserts")
+    config.addinivalue_line("markers", "clock_bound: the test's work is cut by a clock, so what it fires "
+                            "depends on the machine's speed; mutation analysis never picks it for a "
+                            "clause it only fired")
     # Watchdogs (docs/design.md): memory here; time per test and per session by pytest-timeout
     # (`timeout` and `session_timeout` in pyproject.toml); scenario files load in runtest, not at
     # collection, so model code never runs outside a timed test.
@@ -184,6 +187,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
     results = _CONFIG_RESULTS.setdefault("results", {})
     entry = results.setdefault(item.nodeid, {"outcome": "passed"})
     record: dict[str, object] = {"declared": list(declared_clauses(item)), "fired": item.stash.get(_FIRED, {})}
+    if item.get_closest_marker("clock_bound") is not None:
+        record["clock_bound"] = True
     if isinstance(item, ScenarioItem):
         record["scenario"] = {"id": item.scenario_id, "file": str(item.path)}
     entry.update(record)

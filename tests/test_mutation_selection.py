@@ -97,3 +97,34 @@ def test_a_worker_stops_at_the_first_failure_skips_the_late_stage_and_cuts_a_sta
     assert (cut.status, cut.killer) == ("timeout", "no verdict within 3 s")         # 1 s, stretched x3
     assert 3 <= cut.seconds < 30
     assert prepared.status == "survived", prepared
+
+
+def test_a_clock_bound_test_is_never_picked_for_a_clause_it_only_fired(tmp_path: Path) -> None:
+    """What a clock-cut test fires moves with the machine's speed; picked for firing, it would move the
+    clause's test set and so its stored results' hash from one machine to the next (a clean-clone CI
+    re-ran duel.end.winner for a 2-second shrink test). Declaring the clause still selects it."""
+    tests = {"t::fired": {"outcome": "passed", "duration": 0.1, "declared": [], "fired": {CLAUSE: 1}},
+             "t::clocked": {"outcome": "passed", "duration": 2.0, "declared": [], "fired": {CLAUSE: 1},
+                            "clock_bound": True},
+             "t::clocked-declared": {"outcome": "passed", "duration": 2.0, "declared": [CLAUSE],
+                                     "fired": {CLAUSE: 1}, "clock_bound": True}}
+    record = tmp_path / "tests.json"
+    record.write_text(json.dumps({"tests": tests}))
+    chosen = selection.tests_for(CLAUSE, selection.load_tracking(record, {}))
+    assert sorted(r.nodeid for r in chosen) == ["t::clocked-declared", "t::fired"]
+
+
+def test_the_plugin_records_a_clock_bound_test(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.cli_helpers import PYTEST_OUTSIDE
+
+    (tmp_path / "test_c.py").write_text("import pytest\n\n@pytest.mark.clock_bound\ndef test_cut():\n    pass\n\n"
+                                        "def test_plain():\n    pass\n")
+    record = tmp_path / "tests.json"
+    done = subprocess.run([*PYTEST_OUTSIDE, "--strict-markers", f"--clause-json={record}", str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    tests = json.loads(record.read_text())["tests"]
+    assert tests["test_c.py::test_cut"].get("clock_bound") is True
+    assert "clock_bound" not in tests["test_c.py::test_plain"]

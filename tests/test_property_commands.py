@@ -131,6 +131,7 @@ def test_interpretations_exit_status_with_fail_on_any(tmp_path: Path) -> None:
     assert run.returncode == 1 and "rows break an invariant (--fail-on any)" in run.stdout, run.stdout[-2000:] + run.stderr
 
 
+@pytest.mark.clock_bound
 def test_shrink_row_keeps_to_its_time_budget(tmp_path: Path) -> None:
     import time
 

@@ -224,6 +224,7 @@ def test_action_cache_is_bounded_even_for_bonus_chip_sets() -> None:
     assert info.maxsize == ACTION_CACHE_SIZE and info.currsize <= ACTION_CACHE_SIZE
 
 
+@pytest.mark.clock_bound
 def test_run_budget_stops_a_campaign_and_says_so(tmp_path: Path) -> None:
     report = run_campaign(40, seed=0, budget_seconds=0.01)
     assert report.out_of_time and report.unplayed + len(report.games) == 40

@@ -1,7 +1,9 @@
 """Which tests bear on a clause, and in what order they run against its mutants.
 
 The set: every passing test that declares the clause (`@pytest.mark.clause`, a scenario's
-`clauses`), plus the cheapest few of those that merely fired it (the recorder's per-test tracking).
+`clauses`), plus the cheapest few of those that merely fired it (the recorder's per-test tracking),
+never a test marked `clock_bound` (its work is cut by a clock, so what it fires, and so the set,
+would move with the machine's speed).
 "Cheapest" for choosing the set is measured by how many rule sites the test fired, a deterministic
 stand-in for its running time, so the set (and the stored results' hash) does not move with the
 machine's load, and adding a long campaign test does not make every clause's results stale.
@@ -34,6 +36,7 @@ class TestRecord:
     declared: frozenset[str]
     passed: bool
     cost: int = 0                    # clause hits the test fired: a deterministic measure of its size
+    clock_bound: bool = False        # its work is cut by a clock: what it fires moves with the machine
 
     @property
     def file(self) -> str:
@@ -53,7 +56,8 @@ def load_tracking(path: Path, resolve: Mapping[str, str], root: Path | None = No
         fired = frozenset(resolve.get(c, c) for c in entry.get("fired", {}))
         declared = frozenset(resolve.get(c.partition("@")[0], c.partition("@")[0]) for c in entry.get("declared", []))
         out.append(TestRecord(nodeid, float(entry.get("duration", 1.0)), fired, declared,
-                              entry.get("outcome") == "passed", sum(int(v) for v in entry.get("fired", {}).values())))
+                              entry.get("outcome") == "passed", sum(int(v) for v in entry.get("fired", {}).values()),
+                              bool(entry.get("clock_bound", False))))
     return out
 
 
@@ -152,7 +156,7 @@ def tests_for(clause: str, records: list[TestRecord]) -> list[TestRecord]:
     """The tests bearing on `clause`, cheapest first; [] when none."""
     usable = [r for r in records if r.passed and r.file not in NOT_SELECTED]
     declared = [r for r in usable if clause in r.declared]
-    firing = sorted((r for r in usable if clause in r.fired and clause not in r.declared),
+    firing = sorted((r for r in usable if clause in r.fired and clause not in r.declared and not r.clock_bound),
                     key=lambda r: (r.cost, r.nodeid))[:FIRING_TESTS]
     return sorted(declared + firing, key=lambda r: (r.cost, r.nodeid))
 
