@@ -147,3 +147,15 @@ def test_the_matrix_has_a_row_for_the_alternative() -> None:
     from properties.matrix import matrix_rows
 
     assert (f"{POINT}=restock-from-tower", {POINT: "restock-from-tower"}) in matrix_rows("duel")
+
+
+@pytest.mark.clause("duel.setup.large-factory.monochrome-redraw", "duel.prep.bag-restock")
+@pytest.mark.parametrize("colour", range(5))
+def test_restock_from_tower_sees_every_colour_in_the_tower(colour: int) -> None:
+    """Whichever single other colour the Tower holds (the last of the five too), it is poured in."""
+    mono = 2 if colour != 2 else 0                       # red, or blue when the Tower holds red
+    bag, tower = [0] * 5, [0] * 5
+    bag[mono], tower[colour] = 5, 2
+    _, events, _ = _large_refill("restock-from-tower", bag=bag, tower=tower,
+                                 tiles=[mono] * 5 + [mono, mono, mono, mono, colour])
+    assert [e.kind for e in events][:2] == ["redraw", "restock"]
