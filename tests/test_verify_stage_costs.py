@@ -38,17 +38,31 @@ def test_judging_stored_results_finds_no_mutant(monkeypatch: pytest.MonkeyPatch,
     assert list(one.mutants) == list(one.mutants) and len(found) == 1
 
 
+def _verify_games_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, games: int) -> None:
+    """Run verify's ci profile with `games` campaign games and nothing else: no scenarios, no tests,
+    no mutants, no report (those are not these tests' stages)."""
+    from rich.console import Console
+
+    import harness.pytest_run as pytest_run
+    import harness.scenarios as scenarios
+    import harness.verify as verify
+
+    monkeypatch.setitem(verify.PROFILES, "ci", {"games": games, "matrix_games": 1, "shrink": 0, "mutation_seconds": 1})
+    monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter(()))
+    monkeypatch.setattr(verify, "_mutation", lambda st, *args: {})
+    monkeypatch.setattr(pytest_run, "run_pytest",
+                        lambda args, **kwargs: pytest_run.PytestRun(returncode=0, closing="none run"))
+    monkeypatch.setattr(verify, "build_report", lambda inputs, out: None)
+    monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
+    verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
+
+
 def test_verify_plays_every_game_on_one_pool(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The simulation campaign, the matrix's rows and every other game's campaigns (one per player
     count) and matrix share one pool of worker processes: it is started once per verify run."""
     import concurrent.futures
 
-    from rich.console import Console
-
     import harness.cluster as cluster
-    import harness.pytest_run as pytest_run
-    import harness.scenarios as scenarios
-    import harness.verify as verify
 
     pools: list[int] = []
 
@@ -57,16 +71,7 @@ def test_verify_plays_every_game_on_one_pool(monkeypatch: pytest.MonkeyPatch, tm
             pools.append(1)
             super().__init__(*args, **kwargs)
     monkeypatch.setattr(cluster, "ProcessPoolExecutor", CountedPool)
-    monkeypatch.setitem(verify.PROFILES, "ci", {"games": 4, "matrix_games": 1, "shrink": 0, "mutation_seconds": 1})
-    monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter(()))    # not this test's stages:
-    monkeypatch.setattr(verify, "_mutation", lambda st, *args: {})               # scenarios, mutants, report
-
-    def no_tests(args: Any, **kwargs: Any) -> Any:
-        return pytest_run.PytestRun(returncode=0, closing="none run")
-    monkeypatch.setattr(pytest_run, "run_pytest", no_tests)
-    monkeypatch.setattr(verify, "build_report", lambda inputs, out: None)
-    monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
-    verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
+    _verify_games_only(monkeypatch, tmp_path, games=4)
     assert len(pools) == 1, f"{len(pools)} pools started for the games of one verify run"
 
 
@@ -75,11 +80,7 @@ def test_verify_hands_every_stage_its_games_at_once(monkeypatch: pytest.MonkeyPa
     stage's end waiting for the next stage to submit), and every stage still shows its own games."""
     import concurrent.futures
 
-    from rich.console import Console
-
     import harness.cluster as cluster
-    import harness.pytest_run as pytest_run
-    import harness.scenarios as scenarios
     import harness.verify as verify
 
     events: list[str] = []
@@ -97,13 +98,7 @@ def test_verify_hands_every_stage_its_games_at_once(monkeypatch: pytest.MonkeyPa
         events.append(f"shown {name}")
         return result
     monkeypatch.setattr(verify, "_stage", watched_stage)
-    monkeypatch.setitem(verify.PROFILES, "ci", {"games": 8, "matrix_games": 1, "shrink": 0, "mutation_seconds": 1})
-    monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter(()))
-    monkeypatch.setattr(verify, "_mutation", lambda st, *args: {})
-    monkeypatch.setattr(pytest_run, "run_pytest", lambda args, **kwargs: pytest_run.PytestRun(returncode=0))
-    monkeypatch.setattr(verify, "build_report", lambda inputs, out: None)
-    monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
-    verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
+    _verify_games_only(monkeypatch, tmp_path, games=8)
     first_shown = events.index("shown simulation campaign")
     assert "submit azul" in events[:first_shown], "the other game's games were submitted only after the first stage"
     shown = [e for e in events if e.startswith("shown")]
@@ -117,12 +112,8 @@ def test_verify_forks_its_workers_before_its_threads_start(monkeypatch: pytest.M
     import concurrent.futures
     import threading
 
-    from rich.console import Console
 
     import harness.cluster as cluster
-    import harness.pytest_run as pytest_run
-    import harness.scenarios as scenarios
-    import harness.verify as verify
 
     forks: list[list[str]] = []
 
@@ -131,13 +122,7 @@ def test_verify_forks_its_workers_before_its_threads_start(monkeypatch: pytest.M
             forks.append([t.name for t in threading.enumerate() if t.name == "verify-ahead"])
             super()._spawn_process()     # type: ignore[misc]
     monkeypatch.setattr(cluster, "ProcessPoolExecutor", WatchedPool)
-    monkeypatch.setitem(verify.PROFILES, "ci", {"games": 2, "matrix_games": 1, "shrink": 0, "mutation_seconds": 1})
-    monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter(()))
-    monkeypatch.setattr(verify, "_mutation", lambda st, *args: {})
-    monkeypatch.setattr(pytest_run, "run_pytest", lambda args, **kwargs: pytest_run.PytestRun(returncode=0))
-    monkeypatch.setattr(verify, "build_report", lambda inputs, out: None)
-    monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
-    verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
+    _verify_games_only(monkeypatch, tmp_path, games=2)
     assert len(forks) == 2 and forks == [[], []], f"threads running at each fork: {forks}"
 
 
