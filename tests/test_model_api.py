@@ -65,6 +65,17 @@ def test_notation_round_trips() -> None:
             assert parse_action(format_action(a)) == a
 
 
+@pytest.mark.parametrize("text, hint", (("take F1 blue", "'sun F colour'"), ("pick 2 red", "'moon colour'"),
+                                        ("floor", "Broken tiles space with 'broken'")))
+def test_classic_words_are_answered_with_the_duel_notation_not_a_lookalike_verb(text: str, hint: str) -> None:
+    """'take' is spelt close to 'stack', which is not what a player coming from classic Azul means."""
+    from model.errors import NotationError
+
+    with pytest.raises(NotationError) as err:
+        parse_action(text)
+    assert hint in str(err.value) and "did you mean" not in str(err.value)
+
+
 @pytest.mark.parametrize("text, hint", (("moon rde", "did you mean 'red'?"), ("sun L bleu", "did you mean 'blue'?"),
                                         ("mon red", "did you mean 'moon'?"), ("plaet 2", "did you mean 'plate'?"),
                                         ("stack red,blak", "did you mean 'black'?")))

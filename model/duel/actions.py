@@ -129,6 +129,13 @@ _PATTERNS: list[tuple[re.Pattern[str], Kind]] = [
 ]
 # the first word of every action above, for "did you mean"
 _VERBS: tuple[str, ...] = tuple(sorted({p.pattern.split(" ", 1)[0].rstrip("$") for p, _ in _PATTERNS}))
+# words of other Azul notations (classic's `take F1 red line 1`, `floor`) and what Duel says instead:
+# spelling them like a Duel verb would suggest an unrelated one ('take' is close to 'stack')
+_OTHER_WORDS: dict[str, str] = {
+    "take": "a Duel turn takes tiles with 'sun F colour', F being L or 1-4, or 'moon colour'",
+    "pick": "a Duel turn takes tiles with 'sun F colour', F being L or 1-4, or 'moon colour'",
+    "floor": "tiles go to the Broken tiles space with 'broken'",
+}
 
 
 def parse_action(text: str) -> Action:
@@ -165,6 +172,7 @@ def parse_action(text: str) -> Action:
         except ValueError as exc:
             raise NotationError(f"{text!r}: {exc}") from None
     verb = t.split(" ", 1)[0] if t else ""
-    hint = did_you_mean(verb, _VERBS) if verb not in _VERBS else ""
+    hint = (f" ({_OTHER_WORDS[verb]})" if verb in _OTHER_WORDS
+            else did_you_mean(verb, _VERBS) if verb not in _VERBS else "")
     raise NotationError(f"{text!r} is not an action{hint} (e.g. 'sun L red', 'moon black', 'line 3', "
                         "'broken', 'plate 2', 'draw', 'keep P07', 'place 5 r1', 'chip 2', 'pass')")
