@@ -1,9 +1,10 @@
 """Work started ahead of the stage that shows it.
 
-verify's stages that play games hand all their games to one pool of worker processes at once, each
-campaign from a thread of its own that only submits and waits: the pool never idles at a stage's
-end while the next stage has not submitted yet (the last batches of one campaign run beside the
-first of the next). A stage then shows its work's result (`Ahead.result`). Results do not depend on
+verify's stages that play games share one pool of worker processes, and each campaign submits its
+games from a thread of its own, started when verify's game stages begin (a matrix row by row, the
+other game one player count at a time), that only submits and waits: the pool never idles at a
+stage's end while the next stage has not submitted yet (the last batches of one campaign run beside
+the first of the next). A stage then shows its work's result (`Ahead.result`). Results do not depend on
 the order the pool runs the games in: every game has its own seed and every campaign collects its
 games in seed order.
 
@@ -60,6 +61,6 @@ class Ahead(Generic[T]):
             try:
                 return self._future.result(timeout=POLL_SECONDS)
             except TimeoutError:
-                if self._future.done():     # the work's own TimeoutError
-                    raise
+                if self._future.done():     # done since the wait gave up: its value, or its own error
+                    return self._future.result()
                 progress(self.done)

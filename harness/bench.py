@@ -7,12 +7,12 @@ resource.getrusage."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import resource
 import statistics
 import sys
 import time
-import itertools
 from operator import is_
 from typing import Any
 

@@ -201,6 +201,10 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     warm = _warm_up()                   # while pytest's processes work, this one would only wait
     _stage(console, stages, "tests and properties", tests)
     warm.join(WARM_UP_SECONDS)
+    if warm.is_alive():                 # the game workers must not fork while it holds an import lock
+        console.print(f"the warm-up is still running after {WARM_UP_SECONDS:.0f} s: waiting for it "
+                      "before the game workers start", highlight=False, markup=False)
+        warm.join()
     test_results = load_test_results(tests_json)
 
     def mutation(st: Stage) -> dict[str, dict[str, Any]]:

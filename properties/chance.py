@@ -30,7 +30,9 @@ class HypothesisChance:
         return self.data.draw(st.sampled_from(sorted(supply)), label="chip draw")
 
     def fork(self) -> "HypothesisChance":
-        """Every draw is a choice of the running example's data: a copy draws from the same data."""
+        """Every draw is a choice of the running example's data: a copy draws from the same data, so
+        unlike a seeded fork, playing the copy does move what the original draws next (nothing plays
+        a copy under Hypothesis: the machine keeps snapshots)."""
         return HypothesisChance(self.data)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -55,5 +57,7 @@ def write_counterexample(text: str, name: str, directory: Path | None = None) ->
     directory.mkdir(parents=True, exist_ok=True)
     safe = re.sub(r"[^a-z0-9.\-]+", "-", name.lower()).strip("-")
     path = directory / f"{safe}.toml"
-    path.write_text(text)
+    partial = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}")
+    partial.write_text(text)
+    os.replace(partial, path)           # whole or not at all, even with two writers
     return path

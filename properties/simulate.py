@@ -371,6 +371,8 @@ def write_failure(report: GameReport, overrides: Mapping[str, str], directory: P
     else:                   # a watchdog's failure, or NO_ACTION in a game without such an invariant
         clauses = report.failure_clauses or watchdog_clauses(entry, name) or entry.progress_clauses
     alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(overrides.items())) or "defaults"
+    if policy != "uniform":         # verify's greedy campaign and the matrix's uniform defaults row
+        alt += f"-{policy}"         # play the same seeds: one file each, whichever writes first
     where = f", phase {report.phase}" if report.phase else ""
     text = scenario_text(
         scenario_id=f"counterexample.{name}.{alt}.seed-{report.seed}",

@@ -64,3 +64,28 @@ def test_the_up_front_import_leaves_out_the_charts_and_the_worker(monkeypatch: p
     worker._preimport(Path.cwd())
     assert "model.duel.engine" in imported and "properties.machine" in imported
     assert not [n for n in imported if n.startswith(("harness.plots", "harness.mutation.worker"))]
+
+
+def test_the_worker_drops_a_files_cache_before_it_writes_the_mutant(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve` itself calls `forget_bytecode` on the file, before the mutant's text lands in it
+    (review finding: the test above calls the helper directly, so a `serve` without it stayed green)."""
+    import io
+    import json
+
+    target = tmp_path / "rule.py"
+    target.write_text("VALUE = 1\n")
+    seen: list[tuple[str, str]] = []
+    monkeypatch.setattr(worker, "forget_bytecode", lambda source: seen.append((str(source), source.read_text())))
+    monkeypatch.setattr(worker, "_warm_up", lambda calls: None)
+    monkeypatch.setattr(worker, "_run_stage", lambda request, tests, timeout, calls: {
+        "status": "killed", "killer": tests[0], "seconds": 0.0})
+    monkeypatch.setenv("AZUL_MUTATE_HOTSWAP", "0")
+    request = {"file": str(target), "source": "VALUE = 2\n", "original": "VALUE = 1\n",
+               "tests": ["t::a"], "timeout": 5}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(request) + "\n"))
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    worker.serve()
+    assert seen == [(str(target), "VALUE = 1\n")]           # dropped while the file still held the original
+    assert json.loads(out.getvalue())["status"] == "killed" and target.read_text() == "VALUE = 1\n"

@@ -194,3 +194,21 @@ def test_ctrl_c_stops_a_parallel_simulate_with_130_and_no_worker_tracebacks(tmp_
         proc.kill()
     assert proc.returncode == 130, out[-2000:] + err[-3000:]
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+
+
+def test_a_greedy_and_a_uniform_failure_of_one_seed_are_two_files(tmp_path: Path) -> None:
+    """verify's campaign (greedy) and the matrix's defaults row (uniform) play the same seeds into one
+    folder: each keeps its own counterexample, whichever stage writes first (review finding)."""
+    from collections import Counter
+
+    from properties.simulate import GameReport, write_failure
+
+    def broken(actions: list[str]) -> GameReport:
+        return GameReport(0, 1, len(actions), (5, 5), None, "", False, ("progress", "planted"), 1, Counter(),
+                          Counter(), Counter(), Counter(), Counter(), actions)
+
+    greedy = write_failure(broken(["plate 1"]), {}, tmp_path, "greedy")
+    uniform = write_failure(broken(["plate 2"]), {}, tmp_path, "uniform")
+    assert greedy != uniform and greedy.name == "progress-defaults-greedy-seed-0.toml"
+    assert "plate 1" in greedy.read_text() and "plate 2" in uniform.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([greedy.name, uniform.name])  # no partial file left

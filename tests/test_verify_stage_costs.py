@@ -35,7 +35,8 @@ def test_judging_stored_results_finds_no_mutant(monkeypatch: pytest.MonkeyPatch,
     one = max(plans.values(), key=lambda p: len(p.extents))
     assert one.mutants == tuple(real(ROOT, one.extents)) and len(one.mutants) > 0
     assert len(found) == 1                  # once per plan, then kept
-    assert list(one.mutants) == list(one.mutants) and len(found) == 1
+    again = one.mutants
+    assert again == tuple(real(ROOT, one.extents)) and len(found) == 1
 
 
 def _verify_games_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, games: int) -> None:
@@ -106,22 +107,29 @@ def test_verify_hands_every_stage_its_games_at_once(monkeypatch: pytest.MonkeyPa
         shown.index("shown azul: simulation campaign") < shown.index("shown azul: interpretation matrix")
 
 
-def test_verify_forks_its_workers_before_its_threads_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The pool's processes fork while no thread of verify's own (harness.ahead) runs: a process
-    forked while another thread holds an import's lock would wait for that lock forever."""
+@pytest.mark.parametrize("slow_warm_up", [False, True])
+def test_verify_forks_its_workers_before_its_threads_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                           slow_warm_up: bool) -> None:
+    """The pool's processes fork while no thread of verify's own runs (harness.ahead's, the warm-up,
+    even one that outlives its wait): a process forked while another thread holds an import's lock
+    would wait for that lock forever."""
     import concurrent.futures
     import threading
-
+    import time
 
     import harness.cluster as cluster
+    import harness.verify as verify
 
     forks: list[list[str]] = []
 
     class WatchedPool(concurrent.futures.ProcessPoolExecutor):
         def _spawn_process(self) -> None:
-            forks.append([t.name for t in threading.enumerate() if t.name == "verify-ahead"])
+            forks.append([t.name for t in threading.enumerate() if t.name.startswith("verify-")])
             super()._spawn_process()     # type: ignore[misc]
     monkeypatch.setattr(cluster, "ProcessPoolExecutor", WatchedPool)
+    if slow_warm_up:                     # a warm-up still going when the test stage's wait for it ends
+        monkeypatch.setattr(verify, "WARM_UP_SECONDS", 0.05)
+        monkeypatch.setattr(verify, "warm_up", lambda: time.sleep(1.0))
     _verify_games_only(monkeypatch, tmp_path, games=2)
     assert len(forks) == 2 and forks == [[], []], f"threads running at each fork: {forks}"
 

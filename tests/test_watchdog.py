@@ -112,7 +112,7 @@ def test_stuck_game_under_simulate_fails_naming_the_phase_with_a_counterexample(
     assert "2/2 broke livelock (seeds 0-1)" in out, out           # grouped by what broke, seeds named
     assert "first: seed 0, step" in out and "stuck in phase acquisition (round 2)" in out, out
     files = sorted(tmp_path.glob("livelock-*.toml"))
-    assert [f.name for f in files] == ["livelock-defaults-seed-0.toml", "livelock-defaults-seed-1.toml"]
+    assert [f.name for f in files] == ["livelock-defaults-greedy-seed-0.toml", "livelock-defaults-greedy-seed-1.toml"]
     assert f"replay: azul-rules scenario {files[0]}" in out
     assert "0 passed, 2 failed" in out
     assert seconds < 45

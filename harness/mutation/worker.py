@@ -213,8 +213,9 @@ def _stages(request: dict[str, Any]) -> list[tuple[list[str], float]]:
 
 
 def forget_bytecode(source: Path) -> None:
-    """Drop the copied bytecode cache of a file about to be mutated: a mutant written in the same
-    second as the cache, with the same size, would otherwise pass the cache's check and never run.
+    """Drop the copied bytecode cache of a file about to be mutated: the cache records the original
+    source's time and size (the copy keeps both), so a mutant written within the same second with the
+    same size would otherwise pass the cache's check and never run.
     Nothing writes it again (PYTHONDONTWRITEBYTECODE in the worker), so the file compiles from its text."""
     Path(importlib.util.cache_from_source(str(source))).unlink(missing_ok=True)
 

@@ -159,7 +159,7 @@ def _sealed_round(game: Game) -> Action | None:
             if _taken(g, a) == _offered(g):                   # the round's last take: a leaf
                 best[:] = [spent + cost, first or a]
             else:
-                after = g.copy()
+                after = g.snapshot()        # a take within the round: nothing is drawn
                 after.apply(a)
                 search(after, spent + cost, first or a)
             if best[0] == 0:
