@@ -204,22 +204,36 @@ def shrink_row(overrides: dict[str, str], directory: Path, max_examples: int = 2
         left = watchdog._test_time_left()
         watchdog.set_test_deadline(min(seconds, left) if left is not None else seconds)
     InvariantBroken.last = None
+
+    def out_of_time() -> Shrunk | None:
+        """Our budget ran out: the smallest failure found so far, if any."""
+        last = InvariantBroken.last
+        if last is not None and last.scenario:
+            return Shrunk(last.invariant, last.scenario, complete=False)
+        return None
+
+    def ours_spent() -> bool:
+        """Our budget (not the running test's own, which must fail the test) is what ran out."""
+        left = watchdog._test_time_left()
+        if seconds is None or left is None or left > 0:
+            return False
+        return not (outer and outer[0] <= watchdog._TEST_DEADLINE[0])
+
     try:
         with with_reporter(lambda message: None):
             case().runTest()
     except (watchdog.TestTimeExpired, watchdog.TimeBudgetExceeded):   # a game's alarm cut short by our budget too
         if outer and watchdog._test_time_left() is not None and outer[0] <= watchdog._TEST_DEADLINE[0]:
             raise                                    # the test's budget, not ours: let it fail the test
-        last = InvariantBroken.last
-        if last is not None and last.scenario:
-            return Shrunk(last.invariant, last.scenario, complete=False)
-        return None
+        return out_of_time()
     except BaseException as exc:        # InvariantBroken, or a group of them from Hypothesis
         if isinstance(exc, InvariantBroken) and exc.scenario:
             return Shrunk(exc.invariant, exc.scenario)
         m = re.search(r"invariant (\S+) broken: .*?azul-rules scenario (\S+)", str(exc), re.S)
         if m:
             return Shrunk(m[1], m[2])
+        if ours_spent():                # Hypothesis replaying an example our budget cut short calls it
+            return out_of_time()        # flaky (the replay stops elsewhere): that is the budget too
         raise
     finally:
         watchdog._TEST_DEADLINE[:] = outer

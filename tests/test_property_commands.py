@@ -142,6 +142,46 @@ def test_shrink_row_keeps_to_its_time_budget(tmp_path: Path) -> None:
     assert time.monotonic() - start < 20
 
 
+def _flaky_after(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """A machine whose run ends as Hypothesis ends one whose example our budget cut short mid-replay."""
+    import time
+    import types
+
+    from hypothesis.errors import FlakyStrategyDefinition
+
+    import properties.machine
+
+    class Cut:
+        settings = None
+
+        def runTest(self) -> None:
+            time.sleep(seconds)
+            raise FlakyStrategyDefinition("Inconsistent data generation!")
+
+    monkeypatch.setattr(properties.machine, "machine_for", lambda *args, **kwargs: types.SimpleNamespace(TestCase=Cut))
+
+
+def test_shrink_row_calls_a_replay_its_own_budget_cut_short_out_of_time_not_an_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clean-clone CI run (2026-12-01) failed here: the 2 s budget expired inside an example, and
+    Hypothesis, replaying it, stopped elsewhere and raised FlakyStrategyDefinition."""
+    from properties.matrix import shrink_row
+
+    _flaky_after(monkeypatch, 0.3)
+    assert shrink_row({}, tmp_path, seconds=0.1) is None
+
+
+def test_shrink_row_still_raises_hypothesis_errors_within_its_budget(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from hypothesis.errors import FlakyStrategyDefinition
+
+    from properties.matrix import shrink_row
+
+    _flaky_after(monkeypatch, 0.0)
+    with pytest.raises(FlakyStrategyDefinition):
+        shrink_row({}, tmp_path, seconds=30)
+
+
 def test_shrink_row_keeps_hypothesis_please_report_this_from_the_user(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     """Hypothesis prints "PLEASE REPORT THIS" when shrinking runs past its own limit (five minutes);
     the limit set to zero makes it print at the first shrink of a planted failure."""
