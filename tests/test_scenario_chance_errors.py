@@ -50,3 +50,28 @@ def test_a_step_whose_draw_cannot_happen_fails_the_scenario_naming_chance_tiles(
     result = run_scenario(scenario)
     assert not result.passed
     assert any("chance.tiles: scripted tile black is not in the bag" in d for d in result.diffs), result.diffs
+
+
+def test_classic_names_the_scripted_colour_the_bag_lacks_too(tmp_path: Path) -> None:
+    """One shared wording for both games (harness.scenarios.problems.chance_problem)."""
+    path = write_scenario(tmp_path, 'game = "azul"\nid = "azul.bad-chance"\ndescription = "x"\n'
+                                    'clauses = ["azul.floor.penalties"]\n\n[given]\nphase = "tiling"\n'
+                                    'factories = {}\ncentre = ""\nbag = { blue = 20 }\n\n[chance]\ntiles = "K"\n\n[then]\n')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    assert "chance.tiles" in str(err.value) and "scripted tile black is not in the bag" in str(err.value)
+
+
+def test_showing_a_step_whose_draw_cannot_happen_is_one_line() -> None:
+    from types import SimpleNamespace
+
+    from harness.duel.scenario_commands import _apply_step
+    from harness.errors import UserError
+
+    class NoSuchTile:
+        def apply(self, action: object) -> list:
+            raise ChanceScriptError("scripted tile colour 3 is not in the bag", colour=3)
+
+    step = SimpleNamespace(action="pass", field="when[0]")
+    with pytest.raises(UserError, match=r"s\.toml: when\[0\]: chance.tiles: scripted tile black is not in the bag"):
+        _apply_step(NoSuchTile(), SimpleNamespace(file="s.toml"), step)

@@ -16,7 +16,10 @@ from harness.duel.scenarios.loader import with_readings
 from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.readings import ReadingError, parse_readings
 from harness.duel.scenarios.stops import PhaseEnded
+from harness.scenarios.problems import chance_problem
+from model.chance import ChanceScriptError
 from model.duel import IllegalAction, parse_action
+from model.duel.colours import COLOURS
 from model.duel.render import render_text
 
 
@@ -144,6 +147,8 @@ def _apply_step(game, scenario, step) -> None:  # type: ignore[no-untyped-def]
         game.apply(parse_action(step.action))
     except IllegalAction as exc:
         raise UserError(f"{scenario.file}: {step.field}: {exc}") from None
+    except ChanceScriptError as exc:
+        raise UserError(f"{scenario.file}: {step.field}: chance.tiles: {chance_problem(exc, COLOURS)}") from None
     except PhaseEnded:
         pass
 

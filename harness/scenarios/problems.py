@@ -3,7 +3,7 @@ file's problems are reported together (one line each), not one per run."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import attrs
 
@@ -11,6 +11,15 @@ from harness.scenarios.locate import Locator
 
 
 UNKNOWN_KEY = "unknown key"
+
+
+def chance_problem(exc: Exception, colours: Sequence[str]) -> str:
+    """A scripted chance that cannot happen (model.chance.ChanceScriptError), with the tile's colour
+    named in the game's words (`colours`, its colour names by index)."""
+    colour = getattr(exc, "colour", None)
+    if colour is not None and 0 <= colour < len(colours):
+        return f"scripted tile {colours[colour]} is not in the bag"
+    return str(exc)
 
 
 @attrs.frozen

@@ -11,7 +11,7 @@ from typing import Any
 
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.notation import NotationError, parse_counts, parse_tiles, seat
-from harness.scenarios.problems import Problems
+from harness.scenarios.problems import Problems, chance_problem
 from harness.scenarios.schema import suggest
 from model.azul import round_end, tiling
 from model.azul.colours import COLOURS, EMPTY, MARKER, NUM_COLOURS, ROWS, TILES_PER_COLOUR
@@ -261,7 +261,7 @@ def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
             if tiling.advance(s, game.rules, events):
                 round_end.finish_round(s, game.rules, game.chance, events)
         except ChanceScriptError as exc:
-            raise scenario.error("chance.tiles", str(exc)) from None
+            raise scenario.error("chance.tiles", chance_problem(exc, COLOURS)) from None
     elif not s.tiles_on_offer():
         raise scenario.error("given.factories", "the offer has no tiles (factories and centre empty); "
                                                 "use phase = \"tiling\" to tile the walls [azul.offer.end]")

@@ -14,6 +14,8 @@ from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
 from model.azul import IllegalAction, parse_action
 from model.azul.game import Game
+from harness.scenarios.problems import chance_problem
+from model.azul.colours import COLOURS
 from model.chance import ChanceScriptError
 from properties.azul.hooks import state_invariants, step_invariants
 
@@ -50,7 +52,7 @@ def _run_one(scenario: Scenario) -> ScenarioResult:
         try:
             step_events = game.apply(action)
         except ChanceScriptError as exc:
-            diffs.append(f"{step.field}: '{step.action}': chance.tiles: {exc}")
+            diffs.append(f"{step.field}: '{step.action}': chance.tiles: {chance_problem(exc, COLOURS)}")
             aborted = True
             break
         except IllegalAction as exc:

@@ -11,6 +11,8 @@ from harness.azul.scenarios.position import build_game
 from harness.azul.scenarios.writer import ExportError, position_toml
 from model.azul import IllegalAction, parse_action
 from model.azul.render import render
+from harness.scenarios.problems import chance_problem
+from model.azul.colours import COLOURS
 from model.chance import ChanceScriptError
 
 
@@ -24,7 +26,7 @@ def _apply(game, scenario: Scenario, step) -> None:  # type: ignore[no-untyped-d
     except IllegalAction as exc:
         raise ShowError(f"{scenario.file}: {step.field}: {exc}") from None
     except ChanceScriptError as exc:
-        raise ShowError(f"{scenario.file}: {step.field}: chance.tiles: {exc}") from None
+        raise ShowError(f"{scenario.file}: {step.field}: chance.tiles: {chance_problem(exc, COLOURS)}") from None
 
 
 def show(scenario: Scenario, steps: bool, export_after: int | None, echo: Callable[[str], None]) -> None:

@@ -20,7 +20,7 @@ from harness.duel.scenarios.notation import (
     parse_player,
     parse_tiles,
 )
-from harness.scenarios.problems import Problems
+from harness.scenarios.problems import Problems, chance_problem
 from harness.duel.scenarios.stops import PhaseEnded, StoppingGame
 from model.duel import acquisition
 from model.duel import Game, Ruleset, ScriptedChance, new_game
@@ -447,13 +447,7 @@ def build_game(scenario: Scenario) -> tuple[Game, list[Event]]:
         except PhaseEnded:
             pass                                         # game.stopped records it
         except ChanceScriptError as exc:                 # the refill that starts the given phase
-            raise scenario.error("chance.tiles", f"{chance_problem(exc)} (drawn while the given "
+            raise scenario.error("chance.tiles", f"{chance_problem(exc, COLOURS)} (drawn while the given "
                                  f"{phase} phase runs on)") from None
     return game, events
 
-
-def chance_problem(exc: ChanceScriptError) -> str:
-    """A scripted chance that cannot happen, with the tile's colour named."""
-    if exc.colour is not None and 0 <= exc.colour < len(COLOURS):
-        return f"scripted tile {COLOURS[exc.colour]} is not in the bag"
-    return str(exc)

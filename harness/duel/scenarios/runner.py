@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from harness.duel.scenarios.expectations import check_then
 from harness.duel.scenarios.loader import Scenario
-from harness.duel.scenarios.position import build_game, chance_problem
+from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.stops import PhaseEnded
+from harness.scenarios.problems import chance_problem
 from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
 from model.chance import ChanceScriptError
 from model.duel import Game, IllegalAction, parse_action
 from model.duel.actions import Action
+from model.duel.colours import COLOURS
 from model.events import Event
 from model.duel.state import GameState
 
@@ -97,7 +99,7 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
             try:
                 step_events = game.apply(action)
             except ChanceScriptError as exc:
-                diffs.append(f"{step.field}: '{step.action}': chance.tiles: {chance_problem(exc)}")
+                diffs.append(f"{step.field}: '{step.action}': chance.tiles: {chance_problem(exc, COLOURS)}")
                 aborted = True
                 break
             except IllegalAction as exc:
