@@ -121,12 +121,12 @@ def check_step(before: GameState, game: Game, events: list[Event], step_no: int,
 
 
 def _movement_and_scoring(before: GameState, game: Game, events: list[Event], action: Action | None,
-                          changes: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+                          changes: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """How components moved, the Factories' structure, and every point of the step (`changes`: the
     step's phase changes, read from its events once by the caller)."""
     out: list[tuple[str, str]] = []
     s = game.state
-    phases = (before.phase, *(target for _, target in (_phase_changes(events) if changes is None else changes)))
+    phases = (before.phase, *(target for _, target in changes))
     if action is not None:
         out += [("component-flows", m) for m in flow_violations(before, s, action, phases, events)]
     out += [("sun-picked-once", m) for m in sun_picked_once(before, s, action, phases)]
