@@ -307,7 +307,7 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
                      f"{'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; {broken_rows} rows break an invariant")
         return [r.to_json() for r in rows]
     matrix_rows = _stage(console, stages, "interpretation matrix", matrix)
-    others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile, workers,
+    others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile,
                            playing_others[g]) for g in other_games]
     return campaign, matrix_rows, others
 
@@ -410,13 +410,11 @@ def _game_plays(game: str, settings: Mapping[str, Any], workers: Workers, found:
 
 def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Console, stages: list[Stage],
                  found: Path, test_results: Mapping[str, Any], tests_json: Path, profile: str,
-                 workers: Workers | None = None,
-                 plays: tuple[Ahead[list[Any]], Ahead[list[Any]]] | None = None) -> dict[str, Any]:
+                 plays: tuple[Ahead[list[Any]], Ahead[list[Any]]]) -> dict[str, Any]:
     """A game other than the default: its simulation campaign (uniform policy, every invariant after
     every step, each player count), its interpretation matrix, its mutation analysis and its coverage
-    against its own thresholds; what the report's section for the game shows. Its games run on
-    `workers` (None: `jobs` local processes); `plays`: its campaigns and matrix already started
-    (`_game_plays`)."""
+    against its own thresholds; what the report's section for the game shows. `plays`: its campaigns
+    and matrix, handed to the shared workers by `_game_plays`; `jobs` runs its mutation analysis."""
     from harness.coverage import compute, lint, summary
     from harness.registry import get_game
     from properties.matrix import columns
@@ -425,7 +423,7 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     entry = get_game(game)
     catalogue = default_catalogue(game)
     games = max(1, settings["games"] // (4 * len(entry.players)))
-    playing, playing_matrix = plays or _game_plays(game, settings, workers or workers_of(jobs), found, False)
+    playing, playing_matrix = plays
 
     def simulation(st: Stage) -> list[Any]:
         campaigns = playing.result()
