@@ -13,6 +13,7 @@ import resource
 import statistics
 import sys
 import time
+from contextlib import nullcontext
 from operator import is_
 from typing import Any
 
@@ -162,12 +163,7 @@ def run(games: int, seed: int = 0, record: bool = False, game: str = DEFAULT_GAM
         players: int | None = None) -> BenchResult:
     start, cpu = time.perf_counter(), time.process_time()
     actions = offers = 0
-    if record:
-        with recording():
-            for i in range(games):
-                n, o = play_random(seed + i, game, players)
-                actions, offers = actions + n, offers + o
-    else:
+    with recording() if record else nullcontext():
         for i in range(games):
             n, o = play_random(seed + i, game, players)
             actions, offers = actions + n, offers + o

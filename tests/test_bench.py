@@ -100,3 +100,14 @@ def test_bench_command_prints_the_loop_floor_and_the_rules_share() -> None:
     assert "loop floor" in run.output
     share = run.output.split("the rules take ")[1].split("%")[0]
     assert 0 < int(share) < 100
+
+
+def test_recording_on_counts_the_clauses_and_off_counts_none() -> None:
+    from model.clauses import RECORDER
+
+    RECORDER.reset()
+    bench.run(1, seed=0, record=False)
+    assert not RECORDER.clauses
+    bench.run(1, seed=0, record=True)
+    assert sum(RECORDER.clauses.values()) > 100
+    RECORDER.reset()
