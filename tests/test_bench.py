@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from click.testing import CliRunner
 
@@ -102,12 +104,12 @@ def test_bench_command_prints_the_loop_floor_and_the_rules_share() -> None:
     assert 0 < int(share) < 100
 
 
-def test_recording_on_counts_the_clauses_and_off_counts_none() -> None:
+def test_recording_on_counts_the_clauses_and_off_counts_none(monkeypatch: pytest.MonkeyPatch) -> None:
     from model.clauses import RECORDER
 
-    RECORDER.reset()
+    monkeypatch.setattr(RECORDER, "enabled", False)     # the test plugin records every test's clauses
+    monkeypatch.setattr(RECORDER, "clauses", Counter())
     bench.run(1, seed=0, record=False)
     assert not RECORDER.clauses
     bench.run(1, seed=0, record=True)
     assert sum(RECORDER.clauses.values()) > 100
-    RECORDER.reset()
