@@ -122,3 +122,18 @@ def record() -> Iterator[Record]:
         yield out
         out.clauses = rec.clauses - clauses
         out.alternatives = rec.alternatives - alternatives
+
+
+def refill_problems(alt: str, *, large: list[int], bag: list[int], tower: list[int],
+                    small_sun: list[int]) -> list[str]:
+    """The refill invariant's complaints about a prepared round under duel.refill.monochrome-unavoidable
+    = `alt`: the large Factory's sun, bag and Tower as given, every small Factory's sun `small_sun`."""
+    from properties.duel.factories import refill_violations
+
+    game = new_game(seed=1, overrides={"duel.refill.monochrome-unavoidable": alt})
+    s = game.state
+    s.large.sun, s.bag, s.tower = list(large), list(bag), list(tower)
+    for fac in s.small:
+        fac.sun = list(small_sun)
+    return refill_violations(s, game)
+

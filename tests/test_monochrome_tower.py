@@ -18,8 +18,7 @@ from model.duel.ruleset import Ruleset
 from model.duel.supply import fill_large
 from model.errors import RulesetError
 from model.events import Event
-from properties.duel.factories import refill_violations
-from tests.helpers import R, Y, empty_table, record
+from tests.helpers import R, Y, empty_table, record, refill_problems
 
 POINT = "duel.refill.monochrome-unavoidable"
 
@@ -112,12 +111,7 @@ def test_restock_from_tower_changes_nothing_when_the_bag_can_break_the_colour() 
 # --- the refill invariant (duel.invariant.factory-structure) under restock-from-tower -------------
 
 def _refilled(alt: str, *, large: list[int], bag: list[int], tower: list[int]) -> list[str]:
-    game = new_game(seed=1, overrides={POINT: alt})
-    s = game.state
-    s.large.sun, s.bag, s.tower = list(large), list(bag), list(tower)
-    for fac in s.small:
-        fac.sun = [0, 0, 4, 0, 0]
-    return refill_violations(s, game)
+    return refill_problems(alt, large=large, bag=bag, tower=tower, small_sun=[0, 0, 4, 0, 0])
 
 
 @pytest.mark.clause("duel.setup.large-factory.monochrome-redraw", "duel.invariant.factory-structure")

@@ -16,6 +16,7 @@ from properties.duel.oracle import expected_winner, placement_points, tablet_val
 from properties.duel.policy import POLICIES
 from properties.duel.steps import check_step
 from spec import default_catalogue
+from tests.helpers import refill_problems
 
 ORACLE_NAMES = {"scoring-oracle", "outcome", "score-accounting", "component-flows"}
 
@@ -127,13 +128,8 @@ def test_a_tile_moved_between_Factories_is_reported() -> None:
 
 # --- the one-colour refill under duel.refill.monochrome-unavoidable ---------------------------------
 
-def _refilled(alt: str, *, large, bag, tower):
-    game = new_game(seed=1, overrides={"duel.refill.monochrome-unavoidable": alt})
-    s = game.state
-    s.large.sun, s.bag, s.tower = list(large), list(bag), list(tower)
-    for fac in s.small:
-        fac.sun = [0, 4, 0, 0, 0]
-    return refill_violations(s, game)
+def _refilled(alt: str, *, large: list[int], bag: list[int], tower: list[int]) -> list[str]:
+    return refill_problems(alt, large=large, bag=bag, tower=tower, small_sun=[0, 4, 0, 0, 0])
 
 
 @pytest.mark.clause("duel.setup.large-factory.monochrome-redraw", "duel.invariant.factory-structure")
