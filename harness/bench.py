@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from harness.registry import DEFAULT_GAME, get_game
+from properties.registry import DEFAULT_GAME, get_game
 from model.clauses import recording
 
 REPEAT = 5

@@ -14,7 +14,7 @@ from rich.console import Console
 from harness.errors import UserError
 from harness.game_option import game_option, require
 from harness.scenarios import ScenarioError
-from harness.registry import UnknownGame
+from properties.registry import UnknownGame
 from model.errors import RulesetError
 from spec import SpecError, default_catalogue
 
@@ -42,7 +42,7 @@ class LazyGroup(click.Group):
     `differential`, from their registry entries), are imported on first use."""
 
     def _game_commands(self) -> None:
-        from harness.registry import game_names, get_game
+        from properties.registry import game_names, get_game
 
         for name in game_names():
             for ref in get_game(name).commands:
@@ -87,7 +87,7 @@ def lint_command(games: tuple[str, ...]) -> None:
     """Clause links: spec ids cited nowhere, ids that spec/ lacks, tests pinned to old revisions."""
     from harness.coverage import lint, load_test_results
     from harness.pytest_plugin import DEFAULT_JSON
-    from harness.registry import UnknownGame, game_names, get_game
+    from properties.registry import UnknownGame, game_names, get_game
 
     try:
         chosen = [get_game(g).name for g in games] or list(game_names())
@@ -108,7 +108,7 @@ def lint_command(games: tuple[str, ...]) -> None:
 def explain_command(clause_id: str, game: str | None) -> None:
     """Everything about one clause: text, sources, interpretations, code sites, tests, hit counts."""
     from harness.explain import explain
-    from harness.registry import DEFAULT_GAME, UnknownGame, game_of_clause, get_game
+    from properties.registry import DEFAULT_GAME, UnknownGame, game_of_clause, get_game
 
     try:
         entry = get_game(game) if game else (game_of_clause(clause_id) or get_game(DEFAULT_GAME))
@@ -127,7 +127,7 @@ def graph_command(game: str, fmt: str, out: str | None) -> None:
     """Render the phase machine (the engine's own networkx graph) with graphviz."""
     from harness.coverage import ROOT
     from harness.diagram import has_dot, render_phases
-    from harness.registry import DEFAULT_GAME
+    from properties.registry import DEFAULT_GAME
 
     require(game, "phase_graph", command="graph")
     name = "phases" if game == DEFAULT_GAME else f"phases-{game}"
@@ -184,7 +184,7 @@ def _peer_bench(game: str, games: int, seed: int, players: int | None, repeat: i
     `repeat` times after ours: (the runs as a bench.Repeated, the peer's name, games it raised in);
     None when the game names no peer or the peer is not installed (said on stderr)."""
     from harness.bench import BenchResult, Repeated
-    from harness.registry import get_game
+    from properties.registry import get_game
 
     entry = get_game(game)
     if not entry.has("peer_bench"):

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from harness.registry import game_names, get_game
+from properties.registry import game_names, get_game
 from spec import Catalogue
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ from typing import Any
 
 import graphviz
 
-from harness.registry import DEFAULT_GAME, get_game
+from properties.registry import DEFAULT_GAME, get_game
 
 
 def phase_graph(game: str = DEFAULT_GAME) -> Any:

@@ -1,5 +1,7 @@
-"""User-facing errors: the CLI prints them as one line and exits non-zero, never a traceback."""
+"""User-facing errors: the CLI prints them as one line and exits non-zero, never a traceback.
 
+`UserError` lives in model.errors (every layer may raise it); it is named here for the harness."""
 
-class UserError(Exception):
-    """A problem with the user's input (file, option, id) rather than with the program."""
+from model.errors import UserError
+
+__all__ = ["UserError"]

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from harness.errors import UserError
-from harness.registry import DEFAULT_GAME, GameEntry, UnknownGame, get_game
+from properties.registry import DEFAULT_GAME, GameEntry, UnknownGame, get_game
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from harness.cluster import Workers, cluster_option
+from properties.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.mutation.analysis import changed_clauses, orphaned_equivalents, plan, run, stale, verdicts
 from harness.mutation.runner import MutantResult, run_all

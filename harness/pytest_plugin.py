@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from model.clauses import RECORDER
-from harness.registry import DEFAULT_GAME, game_of_clause
+from properties.registry import DEFAULT_GAME, game_of_clause
 from harness.tracking_record import merge_into_record
 from spec import default_catalogue
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from harness.registry import get_game
+from properties.registry import get_game
 from properties.simulate import CampaignReport, GameReport, group_failures, write_failure
 
 

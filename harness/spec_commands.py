@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from harness.errors import UserError
-from harness.registry import game_names
+from properties.registry import game_names
 from spec import CLAUSE_KINDS, DEFAULT_GAME, Catalogue, catalogue_games, default_catalogue, validate
 from spec.sentences import SplitError
 from spec.trace import TraceReport, default_documents_dir, split_catalogue_documents, trace

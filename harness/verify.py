@@ -26,7 +26,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from harness.ahead import Ahead
-from harness.cluster import Workers, opened, workers_of
+from properties.cluster import Workers, opened, workers_of
 from harness.coverage import ROOT, compute, lint, load_test_results, summary
 from harness.ci import junit_args
 from harness.coverage import suspects
@@ -57,7 +57,7 @@ class Stage:
 def _settings(game: str | None = None) -> dict[str, Any]:
     """[tool.azul-rules] of pyproject.toml; with a game other than the default, its own table
     [tool.azul-rules.games.GAME] (thresholds per game; a game may start lower and ratchet up)."""
-    from harness.registry import DEFAULT_GAME
+    from properties.registry import DEFAULT_GAME
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text()).get("tool", {}).get("azul-rules", {})
     if game is None or game == DEFAULT_GAME:
@@ -133,7 +133,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     jobs = jobs or max(1, os.cpu_count() or 1)
     found = work / "counterexamples"            # copied into the report at the end
 
-    from harness.registry import DEFAULT_GAME, game_names
+    from properties.registry import DEFAULT_GAME, game_names
 
     def spec_lint(st: Stage) -> None:
         problems = [p for g in game_names() for p in validate(game=g)[1]]
@@ -261,7 +261,7 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
     started once, not once per campaign, matrix or player count, and given every stage's games at
     once (harness.ahead), so it never idles between stages. The campaign, the matrix's rows and the
     other games' report sections."""
-    from harness.registry import DEFAULT_GAME, game_names
+    from properties.registry import DEFAULT_GAME, game_names
     from properties.matrix import run_matrix
     from properties.simulate import run_campaign
 
@@ -372,7 +372,7 @@ def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str
     total = sum(v.total for v in judged.values() if v.status in ("guarded", "unguarded"))
     st.ok = share >= threshold
     still_stale = sum(v.status in ("stale", "not-run") for v in judged.values())
-    from harness.registry import DEFAULT_GAME
+    from properties.registry import DEFAULT_GAME
     game = "" if catalogue.game == DEFAULT_GAME else f" --game {catalogue.game}"
     st.detail = (f"{guarded}/{len(judged)} clauses guarded ({share:.0%}, threshold {threshold:.0%}); "
                  f"mutants killed {killed}/{total}; {len(todo) - still_stale} clause(s) re-run, the rest from "
@@ -395,7 +395,7 @@ def _game_plays(game: str, settings: Mapping[str, Any], workers: Workers, found:
                 ahead: bool) -> tuple[Ahead[list[Any]], Ahead[list[Any]]]:
     """A game other than the default: its campaigns (one per player count) and its matrix, on
     `workers`, started now when `ahead`."""
-    from harness.registry import get_game
+    from properties.registry import get_game
     from properties.matrix import run_matrix
     from properties.simulate import run_campaign
 
@@ -416,7 +416,7 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     against its own thresholds; what the report's section for the game shows. `plays`: its campaigns
     and matrix, handed to the shared workers by `_game_plays`; `jobs` runs its mutation analysis."""
     from harness.coverage import compute, lint, summary
-    from harness.registry import get_game
+    from properties.registry import get_game
     from properties.matrix import columns
     from properties.simulate import group_failures, write_failure
 

@@ -8,7 +8,7 @@
 - `model.protocol`: `Game`, the one surface shared layers use.
 
 Each game's rules live in their own folder (`model/duel/`, `model/azul/`), found through the registry
-(harness/registry.py); this package imports none of them. The names below are imported on first use
+(properties/registry.py); this package imports none of them. The names below are imported on first use
 (model/lazy.py): `import model` alone imports nothing else.
 """
 

@@ -1,4 +1,4 @@
-"""Errors of the model."""
+"""Errors of the model, and the user-facing error every layer may raise (the CLI prints it as one line)."""
 
 from __future__ import annotations
 
@@ -31,3 +31,8 @@ class RuleLoopError(RuntimeError):
 class NotationError(ValueError):
     """Text that is not an action in a game's notation (shared by every game)."""
 
+
+
+class UserError(Exception):
+    """A problem with the user's input (file, option, id) rather than with the program: the CLI prints
+    it as one line and exits non-zero, never a traceback."""

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from harness.registry import DEFAULT_GAME, get_game
+from properties.registry import DEFAULT_GAME, get_game
 
 DEFAULT_DIR = Path("counterexamples")
 

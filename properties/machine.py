@@ -25,7 +25,7 @@ from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from harness.registry import DEFAULT_GAME, GameEntry, get_game
+from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from model.errors import IllegalAction, RuleLoopError
 from model.protocol import Game
 from properties.chance import HypothesisChance, RecordingChance

@@ -18,8 +18,8 @@ from typing import Any
 
 import attrs
 
-from harness.cluster import Workers, opened, workers_of
-from harness.registry import DEFAULT_GAME, UnknownGame, get_game
+from properties.cluster import Workers, opened, workers_of
+from properties.registry import DEFAULT_GAME, UnknownGame, get_game
 from properties.simulate import NO_ACTION, WATCHDOG_FAILURES, run_campaign, write_failure
 from properties.watchdog import DEFAULT_GAME_SECONDS, limit_memory
 
@@ -116,7 +116,7 @@ def run_matrix(games: int, seed: int = 0, jobs: int | Workers = 1, out: Path | N
     """Each row is a campaign of `games` checked games; each game is watched (`game_seconds`, and
     the step bound), so a row that livelocks shows `livelock` instead of hanging the matrix.
     `on_row(k, n, label)` is called as row k (from 1) of n starts. `jobs`: a worker count or a
-    `Workers` (harness.cluster), opened once for every row. `only`: play just these rows (labels
+    `Workers` (properties.cluster), opened once for every row. `only`: play just these rows (labels
     as matrix_rows gives them; an unknown one is an UnknownGame naming it)."""
     rows = chosen_rows(game, only)
     with opened(workers_of(jobs), initializer=limit_memory) as workers:

@@ -3,7 +3,7 @@
 Each game g of a campaign with seed S uses `SeededChance(S + g)` and a policy seeded the same way, so
 any game can be replayed alone (and is written as a scenario file when it fails). The game is any
 registered one (`game="duel"`, `"azul"`, ...): its start, invariants, step bound and statistics come
-from its registry entry (harness/registry.py); nothing here names a game.
+from its registry entry (properties/registry.py); nothing here names a game.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 
 import attrs
 
-from harness.cluster import Workers, executor, map_ordered, workers_of
-from harness.registry import DEFAULT_GAME, GameEntry, get_game
+from properties.cluster import Workers, executor, map_ordered, workers_of
+from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from model.clauses import RECORDER, recording
 from model.errors import RuleLoopError
 from model.protocol import Game
@@ -306,7 +306,7 @@ def run_campaign(games: int, seed: int = 0, overrides: Mapping[str, str] | None 
     `budget_seconds` (None: no limit beyond the games' own): games not started when it runs out
     are counted in `unplayed`. With `max_failures`, the run stops once that many games have failed
     (games not started are counted in `skipped`). `jobs` is a worker count or a `Workers` (local
-    processes or a Dask cluster, harness.cluster); the games are the same wherever they run. Local
+    processes or a Dask cluster, properties.cluster); the games are the same wherever they run. Local
     worker processes run under the memory limit (limit_memory); on Ctrl-C the games not started
     are cancelled instead of waited for."""
     workers = workers_of(jobs)

@@ -82,7 +82,7 @@ def test_the_null_game_takes_only_what_it_just_offered() -> None:
 def test_a_run_counts_the_legal_actions_offered(game: str) -> None:
     import random
 
-    from harness.registry import get_game
+    from properties.registry import get_game
 
     played = get_game(game).load("new_game")(seed=4, players=None)
     rng, offered = random.Random(4), 0

@@ -1,4 +1,4 @@
-"""Dispatch to workers (harness.cluster): the same games and rows on one process, on local
+"""Dispatch to workers (properties.cluster): the same games and rows on one process, on local
 processes and on a Dask cluster (a LocalCluster of worker processes started by the test)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from harness.cluster import Outcome, Workers, executor, map_ordered, opened
+from properties.cluster import Outcome, Workers, executor, map_ordered, opened
 
 # dask.distributed is imported by the tests that start a cluster, not at collection (about 1 CPU s
 # in every xdist worker that collects this file; issue 13).
@@ -102,11 +102,11 @@ def test_simulate_command_takes_a_cluster_address(scheduler: str, tmp_path: Path
 
 def test_an_unreachable_scheduler_is_one_readable_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A UserError, which the CLI's entry point prints as one line with exit status 2."""
-    import harness.cluster
+    import properties.cluster
     from harness.cli import cli
     from harness.errors import UserError
 
-    monkeypatch.setattr(harness.cluster, "CONNECT_SECONDS", 0.5)
+    monkeypatch.setattr(properties.cluster, "CONNECT_SECONDS", 0.5)
     run = CliRunner().invoke(cli, ["simulate", "--games", "1", "--cluster", "tcp://127.0.0.1:9",
                                    "--out", str(tmp_path)])
     assert isinstance(run.exception, UserError), run.output

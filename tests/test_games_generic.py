@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from harness.registry import game_names, get_game
+from properties.registry import game_names, get_game
 from model.errors import IllegalAction
 from model.protocol import Game
 
@@ -110,7 +110,7 @@ def test_committed_phase_diagram_shows_every_edge_clause(name: str) -> None:
     import html
     from pathlib import Path
 
-    from harness.registry import DEFAULT_GAME
+    from properties.registry import DEFAULT_GAME
 
     root = Path(__file__).resolve().parents[1]
     path = root / "docs" / ("phases.svg" if name == DEFAULT_GAME else f"phases-{name}.svg")
@@ -140,7 +140,7 @@ def test_verify_applies_each_games_own_thresholds() -> None:
     import tomllib
     from pathlib import Path
 
-    from harness.registry import DEFAULT_GAME
+    from properties.registry import DEFAULT_GAME
     from harness.verify import asserted_threshold, guarded_threshold
 
     table = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["tool"]["azul-rules"]

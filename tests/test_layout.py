@@ -1,7 +1,7 @@
 """The layout: a folder per game in each layer, and shared layers that import no game.
 
 Every module of harness/, properties/, model/ and spec/ outside a game's own folder is shared; it
-may reach a game only through the registry (harness/registry.py), never by importing its folder.
+may reach a game only through the registry (properties/registry.py), never by importing its folder.
 A third game's folders are found from the registry, so this test covers them when it is registered.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.registry import game_names, get_game
+from properties.registry import game_names, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("harness", "properties", "model", "spec")
@@ -85,3 +85,35 @@ def test_every_game_has_a_folder_in_each_layer() -> None:
         for layer in ("model", "properties", "harness"):
             assert (ROOT / layer / name / "__init__.py").is_file(), f"{layer}/{name}/ is missing"
         assert (ROOT / "spec" / entry.spec_dir).is_dir()
+
+
+# --- layers: spec < model < properties < harness; a lower layer never imports a higher one ---------
+
+LAYER_ORDER = ("spec", "model", "properties", "harness")
+
+
+def upward_imports(path: Path, layer: str) -> list[str]:
+    """The imports in `path` (a module of `layer`) that reach a higher layer, at any depth of the
+    module (a lazy import inside a function counts too)."""
+    higher = set(LAYER_ORDER[LAYER_ORDER.index(layer) + 1:])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+        found += [f"{path.name}:{node.lineno}: imports {n}" for n in names if n.split(".")[0] in higher]
+    return found
+
+
+@pytest.mark.parametrize("layer", LAYER_ORDER[:-1])
+def test_no_layer_imports_a_higher_one(layer: str) -> None:
+    """spec/ imports nothing above it, model/ nothing from properties/ or harness/, properties/
+    nothing from harness/ (the search, campaigns and matrix get games from properties.registry)."""
+    found = [hit for path in sorted((ROOT / layer).rglob("*.py")) for hit in upward_imports(path, layer)]
+    assert found == [], "a lower layer imports a higher one:\n" + "\n".join(found)
+
+
+def test_the_layer_walk_catches_a_planted_upward_import(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text("def f():\n    from harness.cli import main\n    return main\n")
+    assert upward_imports(planted, "properties") == ["planted.py:2: imports harness.cli"]
+    assert upward_imports(planted, "harness") == []

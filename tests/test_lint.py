@@ -29,7 +29,7 @@ sources = [{ doc = "rulebook", at = "end-of-game/s1", fp = "49bc44ee" }]
 
 
 def test_every_registered_game_lints_clean() -> None:
-    from harness.registry import game_names
+    from properties.registry import game_names
     from spec import default_catalogue
 
     for game in game_names():

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from harness.registry import get_game
+from properties.registry import get_game
 from properties.failure import InvariantBroken
 from properties.machine import machine_for
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.registry import UnknownGame, game_names, get_game
+from properties.registry import UnknownGame, game_names, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 # Shared modules written against the registry (tests/test_layout.py walks every shared module; this list
 # pins the ones the shared layers are built on).
-SHARED = ["harness/registry.py", "harness/game_option.py", "harness/bench.py", "harness/diagram.py",
+SHARED = ["properties/registry.py", "harness/game_option.py", "harness/bench.py", "harness/diagram.py",
           "harness/report.py", "harness/verify.py", "harness/cli.py", "harness/property_commands.py",
           "harness/simulate_output.py", "harness/explain.py", "properties/simulate.py", "properties/machine.py",
           "properties/matrix.py", "properties/watchdog.py", "properties/counterexample.py",
@@ -76,7 +76,7 @@ def test_catalogue_facts_live_once_in_catalogue_toml() -> None:
     (no such fields), so they cannot disagree with spec/<folder>/catalogue.toml."""
     import attrs
 
-    from harness.registry import GameEntry
+    from properties.registry import GameEntry
     from spec import default_catalogue
 
     fields = attrs.fields_dict(GameEntry)
@@ -91,7 +91,7 @@ def test_catalogue_facts_live_once_in_catalogue_toml() -> None:
 
 
 def test_an_entry_without_a_catalogue_is_flagged_by_name() -> None:
-    from harness.registry import GameEntry, catalogue_facts
+    from properties.registry import GameEntry, catalogue_facts
 
     ghost = GameEntry(name="ghost", fixtures_dir="ghost", players=(2,), new_game="nowhere:start")
     with pytest.raises(UnknownGame, match=r"game 'ghost' has no catalogue: no spec/\*/catalogue.toml says"):

@@ -63,7 +63,7 @@ def test_verify_plays_every_game_on_one_pool(monkeypatch: pytest.MonkeyPatch, tm
     count) and matrix share one pool of worker processes: it is started once per verify run."""
     import concurrent.futures
 
-    import harness.cluster as cluster
+    import properties.cluster as cluster
 
     pools: list[int] = []
 
@@ -81,7 +81,7 @@ def test_verify_hands_every_stage_its_games_at_once(monkeypatch: pytest.MonkeyPa
     stage's end waiting for the next stage to submit), and every stage still shows its own games."""
     import concurrent.futures
 
-    import harness.cluster as cluster
+    import properties.cluster as cluster
     import harness.verify as verify
 
     events: list[str] = []
@@ -117,7 +117,7 @@ def test_verify_forks_its_workers_before_its_threads_start(monkeypatch: pytest.M
     import threading
     import time
 
-    import harness.cluster as cluster
+    import properties.cluster as cluster
     import harness.verify as verify
 
     forks: list[list[str]] = []

@@ -1,6 +1,6 @@
 """Classic Azul's registry entry: where the shared harness finds classic Azul's parts."""
 
-from harness.registry import GameEntry
+from properties.registry import GameEntry
 
 GAME = GameEntry(
     name="azul",

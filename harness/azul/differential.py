@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from harness.cluster import Workers, executor, map_ordered, workers_of
+from properties.cluster import Workers, executor, map_ordered, workers_of
 from harness.errors import UserError
 from model.azul import new_game, parse_action
 from model.azul.actions import CENTRE_SOURCE, FLOOR, NotationError, take
@@ -532,7 +532,7 @@ def campaign(games: int, seed: int, players: Sequence[int], *, workarounds: Iter
              max_steps: int = MAX_STEPS, policy: str = "uniform",
              on_game: Callable[[GameResult], None] | None = None, jobs: int | Workers = 1) -> Campaign:
     """`games` seeded games (seed, seed+1, ...), player counts in turn; stops at the time budget.
-    `jobs`: a worker count or a `Workers` (local processes or a Dask cluster, harness.cluster): the
+    `jobs`: a worker count or a `Workers` (local processes or a Dask cluster, properties.cluster): the
     games and their order are the same wherever they run."""
     workarounds = tuple(workarounds)
     t0 = time.monotonic()

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from harness.cluster import Workers, cluster_option
+from properties.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.game_option import parse_overrides
 

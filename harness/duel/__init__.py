@@ -1,6 +1,6 @@
 """Azul Duel's registry entry: the one place the shared harness learns where Duel's parts live."""
 
-from harness.registry import GameEntry
+from properties.registry import GameEntry
 
 GAME = GameEntry(
     name="duel",
@@ -19,7 +19,7 @@ GAME = GameEntry(
     combinations="properties.duel.hooks:COMBINATIONS",
     scores="properties.duel.hooks:scores",
     candidates="model.duel.universe:candidate_actions",
-    format_tiles="properties.duel.hooks:format_tiles",
+    format_tiles="harness.duel.scenarios.notation:format_tiles",
     statistics="properties.duel.hooks:statistics",
     substep="properties.duel.hooks:substep",
     substeps="harness.duel.substeps:SUBSTEPS",

@@ -27,7 +27,7 @@ import parso.python.tree as pt
 from cosmic_ray.operators.operator import Example, Operator
 from cosmic_ray.plugins import get_operator
 
-from harness.registry import DEFAULT_GAME, game_names, get_game
+from properties.registry import DEFAULT_GAME, game_names, get_game
 
 COSMIC_RAY_OPERATORS: tuple[str, ...] = (
     "core/ReplaceComparisonOperator_Lt_LtE",

@@ -28,7 +28,7 @@ from typing import Any
 
 import attrs
 
-from harness.cluster import Workers, executor, map_ordered, workers_of
+from properties.cluster import Workers, executor, map_ordered, workers_of
 from harness.mutation.mutants import Mutant
 from harness.mutation.selection import Stage
 
@@ -112,7 +112,7 @@ def request_for(root: Path, mutant: Mutant, tests: Sequence[str] | Sequence[Stag
 def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], jobs: int | Workers,
             on_result: Callable[[MutantResult], None], deadline: float | None = None) -> list[MutantResult | None]:
     """Run every (mutant, tests, timeout) on `jobs` private copies (or on a Dask cluster's workers,
-    harness.cluster); results in the order of `work`. Work not started by `deadline`
+    properties.cluster); results in the order of `work`. Work not started by `deadline`
     (time.monotonic()) is skipped and comes back as None."""
     if not work:
         return []

@@ -131,7 +131,7 @@ def _warm_up(calls: ImportCalls | None) -> None:
             pass
     with calls if calls is not None else nullcontext():
         try:
-            from harness.registry import game_names
+            from properties.registry import game_names
             from spec import default_catalogue
 
             for name in game_names():

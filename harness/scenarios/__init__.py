@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from harness.registry import DEFAULT_GAME, UnknownGame, get_game
+from properties.registry import DEFAULT_GAME, UnknownGame, get_game
 from harness.scenarios.files import is_scenario_file, looks_like_scenario, scenario_files, scenario_game
 from harness.scenarios.problems import ScenarioError
 

@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
-from harness.registry import DEFAULT_GAME
+from properties.registry import DEFAULT_GAME
 
 
 def scenario_game(path: Path) -> str:

@@ -1,4 +1,4 @@
-"""Classic Azul's `new_game` in the registry's one signature (harness/registry.py)."""
+"""Classic Azul's `new_game` in the registry's one signature (properties/registry.py)."""
 
 from __future__ import annotations
 

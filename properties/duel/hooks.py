@@ -104,12 +104,6 @@ def statistics(game: Game, action: Action, events: Sequence[Event], branches: Co
             branches["tie broken by the Starting player tile"] += 1
 
 
-def format_tiles(tiles: Sequence[int]) -> str:
-    from harness.duel.scenarios.notation import format_tiles as letters
-
-    return letters(list(tiles))
-
-
 # The Hypothesis machine (properties/machine.py) plays Duel with the shared parts only: the player
 # count and readings the machine is given (nothing drawn at setup), no checks beyond the shared ones,
 # and the shared failure (a counterexample scenario file that `azul-rules scenario` replays).

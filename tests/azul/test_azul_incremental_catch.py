@@ -39,7 +39,7 @@ def test_the_unbroken_model_passes_the_incremental_check() -> None:
 
 
 def test_classic_checked_play_runs_the_incremental_check() -> None:
-    from harness.registry import get_game
+    from properties.registry import get_game
 
     assert get_game("azul").load("incremental_invariants") is hooks.incremental_invariants
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import properties.matrix as matrix
-from harness.registry import UnknownGame
+from properties.registry import UnknownGame
 from properties.azul import hooks
 from properties.matrix import RowSetup, row_setups, run_matrix
 from properties.simulate import run_campaign

@@ -91,7 +91,7 @@ def test_no_legal_action_while_neither_over_nor_stalled_fails_with_a_counterexam
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """`progress` is no classic invariant: its counterexample names the entry's progress clauses
     (writing it raised KeyError before)."""
-    from harness.registry import get_game
+    from properties.registry import get_game
     from model.azul.game import Game
 
     monkeypatch.setattr(Game, "legal_actions", lambda self: [])
@@ -122,7 +122,7 @@ def _floor_only(game, actions, rng):  # type: ignore[no-untyped-def]
 def test_a_real_livelock_still_fails_with_a_counterexample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Players who floor every take never end the game (no rule ends it: test_floor_only_play_never_ends):
     not stalled, so the watchdog's livelock, replayable."""
-    from harness.registry import get_game
+    from properties.registry import get_game
 
     monkeypatch.setitem(policy.POLICIES, "floor-only", _floor_only)
     report = play_checked(3, STALL, policy="floor-only", game="azul", players=4, record=False, max_steps=400)

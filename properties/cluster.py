@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from harness.errors import UserError
+from model.errors import UserError
 
 T = TypeVar("T")
 R = TypeVar("R")
