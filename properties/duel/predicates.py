@@ -63,6 +63,14 @@ def _tiling_points(v: Mapping[str, Any]) -> dict[int, int]:
     return dict(v["points"])
 
 
+def _colours_in_bag(v: Mapping[str, Any]) -> int:
+    return sum(1 for n in v["state"].bag if n)
+
+
+def _untaken(v: Mapping[str, Any]) -> bool:
+    return any("acquisition -> dome_tiling" in e for e in v["events"]) and v["state"].large.start_tile
+
+
 PREDICATES: dict[str, Predicate] = {
     "bag-empty-at-refill": Predicate("the bag runs out while the Factories are refilled (the Tower restocks it)",
                                      _bag_empty, lambda v: v["bag"]),
@@ -70,6 +78,10 @@ PREDICATES: dict[str, Predicate] = {
                                        lambda v: v["bag"]),
     "pass-with-token-unused": Predicate("a player passes while holding an unused token", _passes_with_token),
     "tiling-scores": tiling_scores(20),
+    "one-colour-bag": Predicate("the bag holds tiles of one colour only", lambda v: _colours_in_bag(v) == 1,
+                                lambda v: max(0, _colours_in_bag(v) - 1) * 4 + min(v["bag"], 20) / 5),
+    "start-tile-untaken": Predicate("an Acquisition ends with the Starting player tile still on the large Factory",
+                                    _untaken, lambda v: 0 if v["state"].large.start_tile else 1),
     "tie-without-start-tile": Predicate("the game ends in a tie and nobody holds the Starting player tile",
                                         _tie_without_tile,
                                         lambda v: abs(v["scores"][0] - v["scores"][1]) + 10 * (not v["over"])),
@@ -108,4 +120,13 @@ CONTEXTS: dict[str, dict[str, str]] = {
     "duel.tablet.empty-special-spaces": _EMPTY_SPECIAL,
 }
 
-SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS)
+# The situation each rare reading needs, as a distance the search steers toward.
+STEER: dict[str, str] = {
+    "duel.refill.monochrome-unavoidable=leave-empty": "one-colour-bag",
+    "duel.refill.monochrome-unavoidable=restock-from-tower": "one-colour-bag",
+    "duel.end.tie-without-tile=round-starter": "tie-without-start-tile",
+    "duel.prep.untaken-start-tile=alternate": "start-tile-untaken",
+}
+
+SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS,
+                     steer=STEER)

@@ -118,6 +118,9 @@ class Explorer:
         self.where = [g for g in goals if isinstance(g, WhereGoal)]
         self.clause_goals = {g.clause: g for g in goals if isinstance(g, ClauseGoal)}
         self.decide = [g for g in goals if isinstance(g, DecideGoal)]
+        hooks = setup.hooks
+        self.steers = [hooks.predicates[hooks.steer[k]] for k in (g.key.split(" ", 1)[1] for g in self.decide)
+                       if hooks.steer.get(k) in hooks.predicates]
         self._nodes0 = budget.used
         self._cpu0 = budget.spent()
 
@@ -149,7 +152,7 @@ class Explorer:
         cells = sorted((c for c, kept in self.archive.items() if kept), key=repr)
         if not cells:
             return self._fresh()           # a fixed order: the same seed, the same choice
-        if self.where and self.best_distance < math.inf and self.rng.random() < 0.5:
+        if (self.where or self.steers) and self.best_distance < math.inf and self.rng.random() < 0.5:
             near = [c for c in cells if c[0] == "d"]
             if near:
                 cells = [min(near, key=lambda c: c[1])]
@@ -197,14 +200,18 @@ class Explorer:
         shadow = self._copy_shadow(entry.shadow, game)
         actions = list(entry.actions)
         rng = self.rng
+        # Each branch plays with its own taste for kinds of action (the notation's first word: some
+        # shunned, some sought, most as they come), so hoarding, passing or floor-first play emerge
+        # without a policy written for them; a third of the branches play uniformly.
+        taste: dict[str, float] | None = {} if rng.random() < 0.67 else None
         for _ in range(ROLLOUT_STEPS):
             if not self._left():
                 return
+            RECORDER.reset()                      # the step's clauses: what listing its choices cites too
             legal = game.legal_actions()
             if not legal:
                 return
-            action = legal[rng.randrange(len(legal))]
-            RECORDER.reset()
+            action = legal[rng.randrange(len(legal))] if taste is None else self._by_taste(legal, taste)
             try:
                 events = game.apply(action)
             except (IllegalAction, ChanceScriptError):
@@ -219,6 +226,17 @@ class Explorer:
                     shadow = None
             if self._after_step(entry, game, shadow, events, tuple(actions), len(actions), diverged=diverged):
                 return
+
+    def _by_taste(self, legal: Sequence[Any], taste: dict[str, float]) -> Any:
+        rng = self.rng
+        weights = []
+        for action in legal:
+            kind = str(action).split(" ", 1)[0]
+            w = taste.get(kind)
+            if w is None:
+                w = taste[kind] = rng.choice((0.05, 1.0, 1.0, 8.0))
+            weights.append(w)
+        return rng.choices(legal, weights)[0]
 
     def _shadow_step(self, shadow: Game, action: Any, events: list[Any]) -> bool:
         """Play the action on the default's game; True when the two games part here."""
@@ -254,7 +272,7 @@ class Explorer:
         for clause in list(self.clause_goals):
             if RECORDER.clauses.get(clause):
                 met.append(self.clause_goals.pop(clause))
-        if self.where:
+        if self.where or self.steers:
             view = step_view(game, events, actions[-1] if actions else "", _player_of(events), n,
                              self.setup.scores(game), self.setup.hooks.view(game))
             for goal in self.where:
@@ -263,6 +281,11 @@ class Explorer:
                     continue
                 d = goal.distance(view)
                 if d is not None:
+                    cells.append(("d", round(d)))
+                    self.best_distance = min(self.best_distance, d)
+            for steer in self.steers:
+                if steer.distance is not None:
+                    d = float(steer.distance(view))
                     cells.append(("d", round(d)))
                     self.best_distance = min(self.best_distance, d)
         if self.decide and shadow is not None and not diverged:

@@ -15,6 +15,7 @@ hooks is searched from set-up with its scenario files scripting chance from set-
     contexts: {"ID=ALT": {key: value}}   what a reading needs in play to matter at all (a variant,
                                     tablets), applied under both readings of a `--decide` search
     readings: the scenario format has `[[readings]]` (both sides of a point in one file)
+    steer: {"ID=ALT": predicate name}   the situation a reading needs, as a distance to steer toward
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class SearchHooks:
         lambda players, context: ([f"players = {players}"] if players else [], [])
     contexts: Mapping[str, Mapping[str, str]] = attrs.field(factory=dict)
     readings: bool = False
+    steer: Mapping[str, str] = attrs.field(factory=dict)     # "ID=ALT" -> a predicate whose distance
+                                    # steers a `--decide` search toward where the reading can matter
 
 
 DEFAULT_SEARCH_HOOKS = SearchHooks()

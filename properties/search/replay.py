@@ -158,10 +158,10 @@ def _replay_clause_steps(setup: Setup, overrides: Mapping[str, str], actions: Se
         if check(game, [], 0):
             return
         for n, text in enumerate(actions, 1):
+            RECORDER.reset()
             action = next((a for a in game.legal_actions() if str(a) == text), None)
             if action is None:
                 return
-            RECORDER.reset()
             try:
                 events = game.apply(action)
             except ChanceScriptError:
@@ -209,7 +209,7 @@ class Shrunk:
 
 
 def shrink(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord, *,
-           max_replays: int = 400, cpu_seconds: float = 20.0) -> Shrunk:
+           max_replays: int = 150, cpu_seconds: float = 6.0) -> Shrunk:
     """Fewest actions (the game cut where the goal is first met, then delta debugging: drop chunks of
     actions while the replay stays legal and still meets the goal), then the script cut to what was
     drawn. Every candidate is replayed as its file will be."""

@@ -102,7 +102,10 @@ def witness_files(setup: Setup, witness: Any, *, found_by: str) -> list[WitnessF
         step_clauses = sorted({e.rsplit("[", 1)[-1].rstrip("]") for e in alt.steps[step].events + default.steps[step].events
                                if e.endswith("]")})
         clauses = [c for c in step_clauses if c.startswith(entry.id_prefix)] or clauses
-        if hooks.readings:
+        if hooks.readings:             # a reading's `then` is merged over the file's: state every key
+            theirs = default.steps[step]
+            neutral = {"scores": list(theirs.scores), "legal_count": len(theirs.legal)}
+            default_then = {**{k: neutral.get(k, []) for k in base_then}, **default_then}
             readings_tables = ["", "[[readings]]",
                                f"interpretations = {{ {_toml_str(goal.interp)} = {_toml_str(goal.default)} }}",
                                f"then = {_inline(default_then)}"]
