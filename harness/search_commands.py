@@ -6,6 +6,7 @@ from __future__ import annotations
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,10 +15,10 @@ from harness.game_option import check_players, game_option
 from properties.registry import get_game
 
 
-def _describe(label: str, explored: object, found: int) -> str:
+def _describe(label: str, explored: Any, found: int) -> str:
     e = explored
-    return (f"{label}: {e.nodes:,} nodes, {e.positions:,} distinct positions, deepest round {e.deepest_round}, "  # type: ignore[attr-defined]
-            f"{e.cpu_seconds:.1f} CPU s, {found} witness(es){' (interrupted)' if e.interrupted else ''}")  # type: ignore[attr-defined]
+    return (f"{label}: {e.nodes:,} nodes, {e.positions:,} distinct positions, deepest round {e.deepest_round}, "
+            f"{e.cpu_seconds:.1f} CPU s, {found} witness(es){' (interrupted)' if e.interrupted else ''}")
 
 
 @click.command("search")
@@ -66,7 +67,9 @@ def search_command(game: str, players: int | None, decide: tuple[str, ...], clau
         players = None
     if cpu_seconds <= 0 or nodes <= 0 or jobs < 1:
         raise UserError("--cpu-seconds and --nodes must be positive, --jobs at least 1")
-    goals = [decide_goal(game, d, hooks) for d in decide]
+    from properties.search.goals import Goal
+
+    goals: list[Goal] = [decide_goal(game, d, hooks) for d in decide]
     goals += [clause_goal(entry, c, hooks) for c in clauses]
     if wheres:
         sample = _start(entry, players)
@@ -112,6 +115,6 @@ def search_command(game: str, players: int | None, decide: tuple[str, ...], clau
         sys.exit(1)
 
 
-def _start(entry: object, players: int | None) -> object:
+def _start(entry: Any, players: int | None) -> Any:
     from model.chance import SeededChance
-    return get_game(entry.name).load("new_game")(seed=0, players=players, chance=SeededChance(0))  # type: ignore[attr-defined]
+    return get_game(entry.name).load("new_game")(seed=0, players=players, chance=SeededChance(0))

@@ -64,8 +64,8 @@ class Explored:
 
 @attrs.define
 class _Entry:
-    game: Game
-    shadow: Game | None
+    game: Any                       # a Game whose chance is a SearchChance
+    shadow: Any                     # the default's Game on a FollowingChance, or None
     actions: tuple[str, ...]
     chosen: int = 0
 
@@ -115,7 +115,7 @@ class Explorer:
         self.chosen: Counter[Any] = Counter()
         self.positions: set[bytes] = set()
         self.best_distance: float = math.inf
-        self.where = [g for g in goals if isinstance(g, WhereGoal)]
+        self.where: list[WhereGoal] = [g for g in goals if isinstance(g, WhereGoal)]
         self.clause_goals = {g.clause: g for g in goals if isinstance(g, ClauseGoal)}
         self.decide = [g for g in goals if isinstance(g, DecideGoal)]
         hooks = setup.hooks
@@ -186,7 +186,7 @@ class Explorer:
         twin = game.copy()
         return _Entry(twin, self._copy_shadow(shadow, twin), actions)
 
-    def _copy_shadow(self, shadow: Game | None, copy: Game) -> Game | None:
+    def _copy_shadow(self, shadow: Any, copy: Any) -> Any:
         if shadow is None:
             return None
         twin = shadow.snapshot()
@@ -195,7 +195,7 @@ class Explorer:
 
     # --- one branch -----------------------------------------------------------------------
     def _branch(self, entry: _Entry) -> None:
-        game = entry.game.copy()
+        game: Any = entry.game.copy()
         game.chance.reseed(self.rng.randrange(2**32), self.rng.choice(TILE_STYLES))
         shadow = self._copy_shadow(entry.shadow, game)
         actions = list(entry.actions)
@@ -249,9 +249,7 @@ class Explorer:
             return True
         finally:
             RECORDER.enabled = True
-        if [str(e) for e in theirs] != [str(e) for e in events]:
-            return True
-        return False
+        return [str(e) for e in theirs] != [str(e) for e in events]
 
     def _after_step(self, entry: _Entry, game: Game, shadow: Game | None, events: Sequence[Any],
                     actions: tuple[str, ...], n: int, *, fresh: bool = False, diverged: bool = False) -> bool:
@@ -275,11 +273,11 @@ class Explorer:
         if self.where or self.steers:
             view = step_view(game, events, actions[-1] if actions else "", _player_of(events), n,
                              self.setup.scores(game), self.setup.hooks.view(game))
-            for goal in self.where:
-                if goal.holds(view):
-                    met.append(goal)
+            for condition in self.where:
+                if condition.holds(view):
+                    met.append(condition)
                     continue
-                d = goal.distance(view)
+                d = condition.distance(view)
                 if d is not None:
                     cells.append(("d", round(d)))
                     self.best_distance = min(self.best_distance, d)
@@ -288,9 +286,8 @@ class Explorer:
                     d = float(steer.distance(view))
                     cells.append(("d", round(d)))
                     self.best_distance = min(self.best_distance, d)
-        if self.decide and shadow is not None and not diverged:
-            if self._legal_differ(game, shadow):
-                diverged = True
+        if self.decide and shadow is not None and not diverged and self._legal_differ(game, shadow):
+            diverged = True
         if diverged:
             met.extend(self.decide)
         confirmed = []
@@ -300,7 +297,7 @@ class Explorer:
                 confirmed.append(goal)
         met = confirmed
         self.decide = [g for g in self.decide if g in self.pending]
-        self.where = [g for g in self.where if g in self.pending]
+        self.where = [c for c in self.where if c in self.pending]
         new = False
         for cell in cells:
             self.seen[cell] += 1
@@ -323,7 +320,7 @@ class Explorer:
         finally:
             RECORDER.enabled = True
 
-    def _confirm(self, goal: Goal, actions: tuple[str, ...], game: Game) -> bool:
+    def _confirm(self, goal: Goal, actions: tuple[str, ...], game: Any) -> bool:
         """A `--decide` candidate counts when the file's replay (script, then seeded) parts too."""
         if not isinstance(goal, DecideGoal):
             return True
@@ -334,7 +331,7 @@ class Explorer:
         finally:
             RECORDER.enabled = was
 
-    def _found(self, goal: Goal, actions: tuple[str, ...], game: Game) -> None:
+    def _found(self, goal: Goal, actions: tuple[str, ...], game: Any) -> None:
         self.pending.remove(goal)
         found = Found(goal, actions, game.chance.record.copy(), self.budget.used - self._nodes0,
                       self.budget.spent() - self._cpu0)

@@ -58,7 +58,7 @@ def default_chance_lines(record: ChanceRecord, format_tiles: Callable[[list[int]
 @attrs.frozen
 class SearchHooks:
     predicates: Mapping[str, Predicate] = attrs.field(factory=dict)
-    view: Callable[[Game], dict[str, Any]] = no_view
+    view: Callable[[Any], dict[str, Any]] = no_view
     replay: str = "game"
     start: Callable[..., Game] | None = None
     chance_lines: Callable[[ChanceRecord, Callable[[list[int]], str]], list[str]] = default_chance_lines

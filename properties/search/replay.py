@@ -209,7 +209,7 @@ class Shrunk:
 
 
 def shrink(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord, *,
-           max_replays: int = 150, cpu_seconds: float = 6.0) -> Shrunk:
+           max_replays: int = 60, cpu_seconds: float = 2.0) -> Shrunk:
     """Fewest actions (the game cut where the goal is first met, then delta debugging: drop chunks of
     actions while the replay stays legal and still meets the goal), then the script cut to what was
     drawn. Every candidate is replayed as its file will be."""

@@ -115,6 +115,6 @@ def evaluate(code: Any, text: str, view: Mapping[str, Any]) -> bool:
     """The condition's truth on one view; UserError (one line) when evaluating it fails."""
     try:
         return bool(eval(code, {**view, "__builtins__": BUILTINS}))
-    except Exception as exc:        # the designer's expression, not the model: one line, no traceback
+    except Exception as exc:  # noqa: BLE001 -- the designer's expression failed, not the model: one line
         raise UserError(f"--where {text!r}: {type(exc).__name__}: {exc} (at step {view.get('step')}, "
                         f"action {view.get('action')!r})") from None

@@ -12,8 +12,8 @@ import attrs
 
 from properties.counterexample import _toml_str
 from properties.registry import GameEntry
-from properties.search.goals import ClauseGoal, DecideGoal
-from properties.search.replay import Replay, Setup, divergence
+from properties.search.goals import ClauseGoal, DecideGoal, WhereGoal
+from properties.search.replay import Replay, Setup, divergence, replay
 
 
 @attrs.frozen
@@ -92,6 +92,10 @@ def witness_files(setup: Setup, witness: Any, *, found_by: str) -> list[WitnessF
                  if k not in context}
     if isinstance(goal, ClauseGoal):
         clauses = [goal.clause] + [c for c in clauses if c != goal.clause]
+    if isinstance(goal, WhereGoal):            # what the last step's events name: where it happened
+        last = replay(setup, {}, actions, record).steps[-1].events
+        named = sorted({e.rsplit("[", 1)[-1].rstrip("]") for e in last if e.endswith("]")})
+        clauses = [c for c in named if c.startswith(entry.id_prefix)] or clauses
     if isinstance(goal, DecideGoal):
         strict = False
         step, alt, default = divergence(setup, goal, actions, record)
