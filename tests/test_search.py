@@ -153,3 +153,11 @@ def test_the_goal_constructors_refuse_unknown_names() -> None:
     with pytest.raises(UserError, match="no model site|is no clause"):
         clause_goal(entry, "azul.nothing.here", hooks_of(entry))
     assert isinstance(decide_goal("azul", "azul.score.single-axis=count-both", hooks_of(entry)), DecideGoal)
+
+
+def test_jobs_change_nothing_but_the_wall_time() -> None:
+    hooks = hooks_of(get_game("duel"))
+    goals = [decide_goal("duel", "duel.score.start=zero", hooks), decide_goal("duel", "duel.lines.voluntary-break=any-split", hooks)]
+    one, two = (search("duel", goals, cpu_seconds=600, nodes=2_000, jobs=jobs) for jobs in (1, 2))
+    assert one.witnesses and [(w.goal, w.shrunk.actions) for w in one.witnesses] == \
+        [(w.goal, w.shrunk.actions) for w in two.witnesses]

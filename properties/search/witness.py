@@ -55,6 +55,8 @@ def expectations(mine: Replay, theirs: Replay, step: int) -> dict[str, Any]:
     only_theirs = [e for e in b.events if e not in a.events and not any(e in x for x in everything)]
     if only_mine:
         then["events"] = only_mine[:4]
+    elif a.events != b.events and not only_theirs:      # the same events in another order
+        then["events"] = list(a.events)
     if only_theirs:
         then["no_events"] = only_theirs[:4]
     if a.legal != b.legal:
