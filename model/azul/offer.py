@@ -101,6 +101,11 @@ def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]
         board.floor[-1] = MARKER
         if rules.marker_cost == "one-point-at-pick":       # on the floor like any taken marker
             _pay_for_marker(board, who, events)
+    elif rules.marker_beside_floor:
+        # kept beside the full floor: it costs 1 with the floor penalties (azul.round_end.score_floors)
+        cite_alternative("azul.offer.marker-on-full-floor", "beside-floor-one-point")
+        if rules.marker_cost == "one-point-at-pick":
+            _pay_for_marker(board, who, events)
     else:
         cite_alternative("azul.offer.marker-on-full-floor", "marker-off-floor")
     events.append(Event("marker", "azul.offer.first-from-centre", who, detail="takes the starting player marker"))

@@ -22,10 +22,16 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
     else:
         if ending:
             cite_alternative("azul.end.final-floor", "scored")
+            if rules.bonuses_first:
+                # rule: azul.end.bonus-order
+                cite_alternative("azul.end.bonus-order", "bonuses-then-floor")
+                add_bonuses(state, events)
+            else:
+                cite_alternative("azul.end.bonus-order", "floor-then-bonuses")
         score_floors(state, rules, events)
     if ending:
         cite("azul.end.trigger")
-        end_game(state, events)
+        end_game(state, events, bonuses=not (rules.bonuses_first and not rules.skip_final_floor))
         return
     # Nothing free at all (bag and lid empty) is azul.prep.empty-round's case, decided below.
     if (any(state.bag) or any(state.lid)) and not walls_can_change(state, rules):
@@ -34,7 +40,7 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
     cite("azul.prep.continue")
     state.round += 1
     next_starter(state, rules)
-    fill_factories(state, chance, events, "azul.prep.refill")
+    fill_factories(state, chance, events, "azul.prep.refill", rules.round_robin_fill)
     if not state.tiles_on_offer():
         empty_round(state, rules, events)
         return
@@ -43,9 +49,14 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
 
 def score_floors(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
     for who, board in enumerate(state.boards):
-        if not board.floor:
+        beside = (rules.marker_beside_floor and state.marker == who and MARKER not in board.floor
+                  and rules.marker_cost != "one-point-at-pick")
+        if not board.floor and not beside:
             continue
         penalty = floor_penalty(board.floor, rules.marker_cost)
+        if beside:                  # the marker kept beside a full floor line still costs its point
+            cite_alternative("azul.offer.marker-on-full-floor", "beside-floor-one-point")
+            penalty += 1
         new = board.score - penalty
         if new < 0:
             cite("azul.score.floor")
@@ -114,7 +125,15 @@ def dead_game(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
     end_game(state, events)
 
 
-def end_game(state: AzulState, events: list[Event]) -> None:
+def end_game(state: AzulState, events: list[Event], *, bonuses: bool = True) -> None:
+    if bonuses:
+        add_bonuses(state, events)
+    state.phase = OVER
+    state.to_move = NOBODY
+    events.append(Event("phase", "azul.end.trigger", detail=f"game over after round {state.round}"))
+
+
+def add_bonuses(state: AzulState, events: list[Event]) -> None:
     for who, board in enumerate(state.boards):
         wall = board.wall
         for clause, count, each in (("azul.end.bonus-row", complete_rows(wall), 2),
@@ -124,6 +143,3 @@ def end_game(state: AzulState, events: list[Event]) -> None:
             if count:
                 board.score += count * each
                 events.append(Event("bonus", clause, who, count * each, f"{count} x {each}"))
-    state.phase = OVER
-    state.to_move = NOBODY
-    events.append(Event("phase", "azul.end.trigger", detail=f"game over after round {state.round}"))
