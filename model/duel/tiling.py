@@ -232,7 +232,7 @@ def move_line_to_dome(g: Game, who: int, line: int, cell: int, events: list[Even
         pl.dome_tile[special[0]] = SPECIAL
         s.special_supply -= 1
         # rule: duel.special.which-row
-        row = special[0] // 6
+        row = space_row = special[0] // 6
         if row != line:                    # the plate was completed from its other row
             alt = g.rules.choices["duel.special.which-row"]
             cite_alternative("duel.special.which-row", alt)
@@ -241,7 +241,8 @@ def move_line_to_dome(g: Game, who: int, line: int, cell: int, events: list[Even
         bonus = special_row_points(g.rules, row)
         pl.score += bonus
         events.append(Event("score", "duel.plate.special-space", who, bonus,
-                            f"Special tile in row {row + 1}"))
+                            f"Special tile in row {space_row + 1}"
+                            + (f" (row {row + 1}'s points)" if row != space_row else "")))
 
 
 def penalties(g: Game, who: int, events: list[Event]) -> None:
