@@ -22,12 +22,12 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
     else:
         if ending:
             cite_alternative("azul.end.final-floor", "scored")
+            # rule: azul.end.bonus-order
+            if _bonus_order_decides(state, rules):
+                cite_alternative("azul.end.bonus-order", "bonuses-then-floor" if rules.bonuses_first
+                                 else "floor-then-bonuses")
             if rules.bonuses_first:
-                # rule: azul.end.bonus-order
-                cite_alternative("azul.end.bonus-order", "bonuses-then-floor")
                 add_bonuses(state, events)
-            else:
-                cite_alternative("azul.end.bonus-order", "floor-then-bonuses")
         score_floors(state, rules, events)
     if ending:
         cite("azul.end.trigger")
@@ -45,6 +45,19 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
         empty_round(state, rules, events)
         return
     start_round(state, events)
+
+
+def _bonus_order_decides(state: AzulState, rules: Ruleset) -> bool:
+    """Whether adding the bonuses before the last floor penalties changes a score: only when the
+    penalties exceed the score (the floor at 0 then swallows part of them) and bonuses are due."""
+    for board in state.boards:
+        if not board.floor:
+            continue
+        wall = board.wall
+        bonus = 2 * complete_rows(wall) + 7 * complete_columns(wall) + 10 * complete_colours(wall)
+        if bonus and floor_penalty(board.floor, rules.marker_cost) > board.score:
+            return True
+    return False
 
 
 def score_floors(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
