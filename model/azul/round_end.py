@@ -6,7 +6,7 @@ from __future__ import annotations
 from model.azul.colours import MARKER
 from model.azul.dead_game import walls_can_change
 from model.azul.ruleset import Ruleset
-from model.azul.scoring import floor_penalty
+from model.azul.scoring import FLOOR_PENALTIES, floor_penalty
 from model.azul.state import CENTRE, NOBODY, OFFER, OVER, AzulState
 from model.azul.supply import fill_factories
 from model.azul.walls import complete_colours, complete_columns, complete_rows
@@ -55,9 +55,20 @@ def _bonus_order_decides(state: AzulState, rules: Ruleset) -> bool:
             continue
         wall = board.wall
         bonus = 2 * complete_rows(wall) + 7 * complete_columns(wall) + 10 * complete_colours(wall)
-        if bonus and floor_penalty(board.floor, rules.marker_cost) > board.score:
+        if bonus and _quiet_penalty(board.floor, rules.marker_cost) > board.score:
             return True
     return False
+
+
+def _quiet_penalty(floor: list[int], marker_cost: str) -> int:
+    """floor_penalty's value without citing anything (it only decides whether a point is cited)."""
+    cost = 0
+    for space, token in enumerate(floor):
+        if token != MARKER or marker_cost == "space-value":
+            cost += FLOOR_PENALTIES[space]
+        elif marker_cost == "one-point":
+            cost += 1
+    return cost
 
 
 def score_floors(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
