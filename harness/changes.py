@@ -220,10 +220,22 @@ def _test_nodes(path: Path, rel: str) -> list[tuple[int, int, str]] | None:
     return out
 
 
+def _marked(tree: ast.AST) -> list[tuple[str, int]]:
+    """The strings inside `....clause(...)` calls (`@pytest.mark.clause("id@2", ...)`, a parameter's
+    `marks=pytest.mark.clause(...)`, a module's `pytestmark`), with their lines: what a test declares.
+    A clause id used as data in a test (a harness test's sample) is no declaration."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) and node.func.attr == "clause"
+                                           or isinstance(node.func, ast.Name) and node.func.id == "clause"):
+            for arg in node.args:
+                out += [(n.value, n.lineno) for n in ast.walk(arg)
+                        if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return out
+
+
 @lru_cache(maxsize=4)
 def _declarations(root: Path, resolve_items: tuple[tuple[str, str], ...]) -> dict[str, frozenset[str]]:
-    from harness.coverage import id_literals
-
     resolve = dict(resolve_items)
     out: dict[str, set[str]] = {}
     for path in sorted((root / "tests").rglob("test_*.py")):
@@ -231,22 +243,24 @@ def _declarations(root: Path, resolve_items: tuple[tuple[str, str], ...]) -> dic
         if rel in NOT_SELECTED:
             continue
         try:
-            literals = id_literals(path)
-        except (OSError, SyntaxError, ValueError):
-            continue
-        nodes = _test_nodes(path, rel) if literals else None
-        for value, line in literals:
-            cid = resolve.get(value.partition("@")[0])
-            if cid is None:
+            text = path.read_text(encoding="utf-8")
+            if "clause" not in text:
                 continue
+            tree = ast.parse(text)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        declared = [(resolve[v.partition("@")[0]], line) for v, line in _marked(tree) if v.partition("@")[0] in resolve]
+        nodes = _test_nodes(path, rel) if declared else None
+        for cid, line in declared:
             owner = next((nodeid for first, last, nodeid in nodes or () if first <= line <= last), rel)
             out.setdefault(cid, set()).add(owner)                  # outside any test: the whole module
     return {k: frozenset(v) for k, v in out.items()}
 
 
 def declared_tests(root: Path, resolve: Mapping[str, str]) -> dict[str, frozenset[str]]:
-    """Clause id -> the tests (node ids, or a module when the id is named outside any one test) whose
-    source names it: read from tests/, nothing run. Interpretation-point ids count for their clause."""
+    """Clause id -> the tests (node ids, or a module when the mark is outside any one test) whose
+    `clause` marks name it: read from tests/, nothing run. Interpretation-point ids count for their
+    clause."""
     return _declarations(root, tuple(sorted(resolve.items())))
 
 

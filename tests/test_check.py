@@ -17,6 +17,7 @@ from harness.mutation.clauses import id_resolver
 from spec import default_catalogue
 
 CLAUSE = "duel.score.start-player-tile"
+EDITED = ("model/duel/tiling.py", "spec/azul_duel/07-scoring.toml")
 COPIED = ("model", "spec", "properties", "harness", "fixtures", "tests", "pyproject.toml", ".gitignore")
 
 
@@ -35,6 +36,10 @@ def _project_copy(tmp_path: Path, folders: tuple[str, ...] = COPIED) -> Path:
             shutil.copytree(src, repo / name, ignore=ignore)
         else:
             shutil.copyfile(src, repo / name)
+    for rule in EDITED:                 # the rule as committed, whatever the working tree holds now
+        committed = subprocess.run(["git", "show", f"HEAD:{rule}"], cwd=ROOT, capture_output=True, text=True)
+        if committed.returncode == 0 and (repo / rule).exists():
+            (repo / rule).write_text(committed.stdout)
     _git(repo, "init", "-q")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "base")
