@@ -255,10 +255,13 @@ def compare(base: Mapping[str, Any], head: Mapping[str, Any], base_name: str = "
     for cid in sorted(bc.keys() & hc.keys()):
         for status in STATUSES:
             was, now = bool(bc[cid].get(status)), bool(hc[cid].get(status))
+            detail = ""
+            if status == "guarded" and bc[cid].get("guard_status") != hc[cid].get("guard_status"):
+                detail = f"guard: {bc[cid].get('guard_status', '?')} -> {hc[cid].get('guard_status', '?')}"
             if was and not now:
-                report.add("status", "worse", f"{cid}: no longer {status}")
+                report.add("status", "worse", f"{cid}: no longer {status}", detail)
             elif now and not was:
-                report.add("status", "better", f"{cid}: now {status}")
+                report.add("status", "better", f"{cid}: now {status}", detail)
     for status in STATUSES:
         b_n = base.get("summary", {}).get("total", {}).get(status)
         h_n = head.get("summary", {}).get("total", {}).get(status)
