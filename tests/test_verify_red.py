@@ -25,15 +25,20 @@ MEASURING = ("mutation analysis", "simulation campaign", "interpretation matrix"
              "azul: simulation campaign", "azul: interpretation matrix", "azul: mutation analysis")
 
 
-def _red_verify(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, measure_on_red: bool) -> tuple[int, str, Any]:
-    """verify with one passing scenario and a failing test stage; the report's inputs captured."""
+def _red_verify(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, measure_on_red: bool,
+                report: bool = False) -> tuple[int, str, Any]:
+    """verify with one passing scenario and a failing test stage; the report's inputs captured (and
+    the report built from them with `report`)."""
     monkeypatch.setitem(verify.PROFILES, "ci", {"games": 4, "matrix_games": 1, "shrink": 0, "mutation_seconds": 60})
     monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter([PASSING_SCENARIO]))
     monkeypatch.setattr(pytest_run, "run_pytest", lambda args, **kwargs: pytest_run.PytestRun(
         failed=["tests/test_x.py::test_y"], returncode=1, closing="1 failed, 9 passed"))
     captured: list[Any] = []
-    monkeypatch.setattr(verify, "build_report", lambda inputs, out: captured.append(inputs))
-    monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
+    build = verify.build_report
+    monkeypatch.setattr(verify, "build_report",
+                        lambda inputs, out: (captured.append(inputs), build(inputs, out) if report else None))
+    if not report:
+        monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
     buf = io.StringIO()
     status = verify.verify("ci", tmp_path / "report", jobs=1, console=Console(file=buf, width=200),
                            measure_on_red=measure_on_red)
@@ -46,7 +51,7 @@ def test_a_red_suite_measures_nothing_and_keeps_the_store(monkeypatch: pytest.Mo
     for module, name in ((analysis, "run"), (store, "save_results"), (simulate, "run_campaign"),
                          (matrix, "run_matrix")):
         monkeypatch.setattr(module, name, never)
-    status, text, inputs = _red_verify(monkeypatch, tmp_path, measure_on_red=False)
+    status, text, inputs = _red_verify(monkeypatch, tmp_path, measure_on_red=False, report=True)
     assert status == 1
     stages = {s["name"]: s for s in inputs.stages}
     for name in MEASURING:
@@ -57,6 +62,11 @@ def test_a_red_suite_measures_nothing_and_keeps_the_store(monkeypatch: pytest.Mo
     rows = {r.id: r for r in inputs.clauses}
     assert rows["duel.component.tiles"].guard["status"] == "no-site"
     assert "-guarded" not in rows["duel.component.tiles"].missing
+    # the report of a red run is written, with the stages that did not run and why
+    import json
+    data = json.loads((tmp_path / "report" / "coverage.json").read_text())
+    assert {s["name"] for s in data["verdict"]["all_stages"] if s.get("ran") is False} == set(MEASURING)
+    assert data["matrix"] == [] and data["verdict"]["tests"] == [] and not data["verdict"]["ok"]
 
 
 def test_asked_for_on_red_the_stages_run_but_the_store_is_not_written(monkeypatch: pytest.MonkeyPatch,
