@@ -282,10 +282,49 @@ def _records(root: Path, record: Path, resolve_items: tuple[tuple[str, str], ...
     return load_tracking(record, dict(resolve_items), root) if record.is_file() else []
 
 
+CODE_FOLDERS = ("model", "properties", "harness", "spec")
+
+
+def untied_code(change: Changes, loose: Iterable[str]) -> list[str]:
+    """Changed Python files whose change no clause's extent covers: model/ files with loose spans
+    ('file:lines' from `changed_clauses`), and any changed file of properties/, harness/, spec/."""
+    files = {span.split(":", 1)[0] for span in loose}
+    files |= {f for f in change.files if f.endswith(".py") and f.split("/", 1)[0] in CODE_FOLDERS[1:]}
+    return sorted(files)
+
+
+@lru_cache(maxsize=2)
+def _imports(root: Path) -> dict[str, frozenset[str]]:
+    """Test module -> the modules it imports by name (`import a.b`, `from a.b import c` gives a.b
+    and a.b.c), read from the files."""
+    out: dict[str, frozenset[str]] = {}
+    for path in sorted((root / "tests").rglob("test_*.py")):
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module)
+                names |= {f"{node.module}.{a.name}" for a in node.names}
+        out[path.relative_to(root).as_posix()] = frozenset(names)
+    return out
+
+
+def importing_tests(root: Path, files: Iterable[str]) -> set[str]:
+    """The test modules that import one of `files` (paths like properties/duel/oracle.py) directly."""
+    modules = {f.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for f in files}
+    return {t for t, names in _imports(root).items() if names & modules and t not in NOT_SELECTED}
+
+
 def selected_tests(root: Path, clauses: Iterable[ClauseChange], change: Changes,
-                  record: Path | None) -> tuple[list[str], str]:
+                   record: Path | None, untied: Iterable[str] = ()) -> tuple[list[str], str]:
     """The tests to run for `clauses`: their declared tests, those the tracking record ties to them
-    (when `record` exists), and every changed test module; with a word on where they came from."""
+    (when `record` exists), every changed test module, and the test modules importing `untied`
+    code (changed code no clause covers); with a word on where they came from."""
     from harness.mutation.clauses import id_resolver
     from spec import default_catalogue
 
@@ -304,8 +343,13 @@ def selected_tests(root: Path, clauses: Iterable[ClauseChange], change: Changes,
         if f.startswith("tests/") and Path(f).name.startswith("test_") and f.endswith(".py") \
                 and (root / f).is_file() and f not in NOT_SELECTED:
             chosen.add(f)
+    untied = list(untied)
+    importing = importing_tests(root, untied)
+    chosen |= importing
     modules = {t for t in chosen if "::" not in t}
     chosen = {t for t in chosen if "::" not in t or t.split("::", 1)[0] not in modules}
-    source = "their declarations in tests/" + (" and the tracking record" if tracked else
+    source = "the clauses' marks in tests/" + (" and the tracking record" if tracked else
                                                " (no tracking record yet: a pytest run writes one)")
+    if untied:
+        source += f", and {len(importing)} test module(s) importing the changed code no clause covers"
     return sorted(chosen), source

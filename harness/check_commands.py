@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 import click
 
-from harness.changes import ClauseChange, Changes, changed_clauses, changes, selected_tests
+from harness.changes import ClauseChange, Changes, changed_clauses, changes, selected_tests, untied_code
 from harness.coverage import ROOT
 
 LAST = Path(".azul-rules") / "check-last.json"
@@ -288,7 +288,8 @@ def check(ref: str = "HEAD", stop_first: bool = False, last_failed: bool = False
     def only(stage: str) -> set[str] | None:
         return set(previous.get(stage, [])) if last_failed else None
 
-    nodeids, source = selected_tests(root, clauses, change, root / ".azul-rules" / "tests.json")
+    nodeids, source = selected_tests(root, clauses, change, root / ".azul-rules" / "tests.json",
+                                     untied_code(change, loose))
     if last_failed:
         nodeids, source = sorted(only("tests") or ()), "the last check's failures"
     stages: list[tuple[str, Callable[[], Outcome]]] = [

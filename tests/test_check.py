@@ -97,6 +97,14 @@ def test_tests_are_tied_to_a_clause_without_a_tracking_record() -> None:
     chosen, source = selected_tests(ROOT, [ClauseChange(CLAUSE, "duel", ())], Changes("HEAD", {}), None)
     assert "tests/test_model_tiling.py::test_broken_penalties_and_starting_player_tile" in chosen
     assert "no tracking record" in source
+    # changed code no clause covers: the test modules importing it
+    from harness.changes import untied_code
+    touched = Changes("HEAD", {"properties/duel/oracle.py": frozenset({5})})
+    untied = untied_code(touched, [])
+    assert untied == ["properties/duel/oracle.py"]
+    chosen, source = selected_tests(ROOT, [], touched, None, untied)
+    assert "tests/test_oracle.py" in chosen and "tests/test_model_tiling.py" not in chosen
+    assert "importing the changed code" in source
 
 
 def test_an_example_says_what_it_expects_and_what_the_model_gives_now() -> None:
