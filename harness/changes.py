@@ -130,6 +130,8 @@ def spec_changes(root: Path, change: Changes) -> dict[str, str]:
                 out[cid] = "removed from spec/"
             elif before.get("revision") != after.get("revision"):
                 out[cid] = f"spec/ revision {before.get('revision')} -> {after.get('revision')}"
+            elif before.get("text") != after.get("text"):
+                out[cid] = "spec/ text changed, revision not bumped (bump it if the meaning changed)"
             else:
                 out[cid] = "spec/ table edited, revision unchanged"
     return out
