@@ -58,28 +58,20 @@ def changes(root: Path, ref: str = "HEAD") -> Changes:
     untracked files that git does not ignore). One clear line when `ref` is not a revision."""
     _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     files: dict[str, frozenset[int] | None] = {}
-    current: str | None = None
-    lines: set[int] = set()
+    lines: dict[str, set[int]] = {}
+    whole: set[str] = set()
+    current = ""
     for line in _git(root, "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames", ref, "--").splitlines():
         if line.startswith("diff --git "):
-            if current is not None and current not in files:
-                files[current] = frozenset(lines)
-            current, lines = None, set()
-        elif line.startswith("--- a/"):
-            current = line[6:]
-        elif line.startswith("+++ "):
-            if line == "+++ /dev/null":
-                files[current or ""] = None                 # removed
-            else:
-                new = line[6:]
-                if current is None:                          # "--- /dev/null": a new file
-                    files[new] = None
-                current = new
-        elif (m := _HUNK.match(line)) and current is not None:
+            current = line.rsplit(" b/", 1)[-1]               # also a binary file, which has no hunks
+            lines.setdefault(current, set())
+        elif line in ("--- /dev/null", "+++ /dev/null"):
+            whole.add(current)                                 # new or removed: all of it changed
+        elif (m := _HUNK.match(line)) and current:
             start, count = int(m["start"]), int(m["count"] if m["count"] is not None else 1)
-            lines.update(range(start, start + count) if count else (start, start + 1))
-    if current is not None and current not in files:
-        files[current] = frozenset(lines)
+            lines[current].update(range(start, start + count) if count else (start, start + 1))
+    for path, changed in lines.items():
+        files[path] = None if path in whole or not changed else frozenset(changed)
     for path in _git(root, "ls-files", "--others", "--exclude-standard").splitlines():
         files[path] = None
     return Changes(ref, files)

@@ -78,6 +78,23 @@ def test_the_edited_clause_is_found_in_spec_and_model(tmp_path: Path) -> None:
     assert loose and loose[0].startswith("model/duel/tiling.py:")
 
 
+def test_new_removed_and_binary_files_count_as_wholly_changed(tmp_path: Path) -> None:
+    repo = _project_copy(tmp_path, ("spec",))
+    (repo / "picture.bin").write_bytes(b"\x00\x01")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "binary")
+    (repo / "picture.bin").write_bytes(b"\x00\x02")
+    (repo / "spec/azul_duel/components.toml").unlink()
+    (repo / "spec/new.toml").write_text("x = 1\n")
+    _git(repo, "add", "spec/new.toml")
+    (repo / "untracked.txt").write_text("y")
+    files = changes(repo).files
+    assert {f: files[f] for f in ("picture.bin", "spec/azul_duel/components.toml", "spec/new.toml",
+                                  "untracked.txt")} == dict.fromkeys(
+        ("picture.bin", "spec/azul_duel/components.toml", "spec/new.toml", "untracked.txt"))
+    assert len(files) == 4
+
+
 def test_an_unknown_revision_is_one_line(tmp_path: Path) -> None:
     import pytest
 
