@@ -160,6 +160,29 @@ def _caught_invariants(root: Path, catalogue: Catalogue, files: Sequence[str]) -
     return out
 
 
+# Results read from files, kept while none of the files changed (by modification time and size):
+# `explain` for every clause, or verify's games, judge the same tree many times over.
+_MEMO: dict[tuple[Any, ...], tuple[tuple[tuple[str, int, int], ...], Any]] = {}
+
+
+def _memo(key: tuple[Any, ...], files: Sequence[Path], compute: Any) -> Any:
+    stamp = []
+    for path in files:
+        try:
+            st = path.stat()
+        except OSError:
+            stamp.append((str(path), -1, -1))
+            continue
+        stamp.append((str(path), st.st_mtime_ns, st.st_size))
+    stamped = tuple(sorted(stamp))
+    cached = _MEMO.get(key)
+    if cached is not None and cached[0] == stamped:
+        return cached[1]
+    value = compute()
+    _MEMO[key] = (stamped, value)
+    return value
+
+
 def guard_statuses(catalogue: Catalogue, root: Path = ROOT,
                    stored: Mapping[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """Every clause's guard status from the stored mutation results (`stored`, default: the
@@ -172,11 +195,22 @@ def guard_statuses(catalogue: Catalogue, root: Path = ROOT,
     from harness.mutation.store import clause_hash, diff_key, load_equivalents, load_results
 
     resolve = id_resolver(catalogue)
-    sites = extents(root, model_folders(root, catalogue), resolve)
+    folders = model_folders(root, catalogue)
+    sites = _memo(("extents", root, folders, tuple(sorted(resolve.items()))),
+                  [p for f in folders for p in (root / f).rglob("*.py")], lambda: extents(root, folders, resolve))
     entries = (stored if stored is not None else load_results(root)).get("clauses", {})
     equivalents = load_equivalents(root)
-    caught = _caught_invariants(root, catalogue, CATCH_TESTS)
+    caught = _memo(("caught", root, catalogue.game, CATCH_TESTS), [root / f for f in CATCH_TESTS],
+                   lambda: _caught_invariants(root, catalogue, CATCH_TESTS))
     settings = (profile.key(),)
+
+    def stored_hash(exts: tuple[Any, ...], tests: list[str]) -> str:
+        files = [root / e.file for e in exts]
+        for t in {t.split("::", 1)[0] for t in tests}:
+            path = root / t
+            files += sorted(path.rglob("*")) if path.is_dir() else [path]
+        return _memo(("hash", root, exts, tuple(tests), settings), files,
+                     lambda: clause_hash(root, exts, tests, settings))
     out: dict[str, dict[str, Any]] = {}
     for clause in catalogue.clauses:
         cid = clause.id
@@ -199,7 +233,7 @@ def guard_statuses(catalogue: Catalogue, root: Path = ROOT,
             out[cid] = {**base, "status": NOT_MEASURED, "reason": str(entry["status"]).removeprefix("not measured: "),
                         "tests": tests}
             continue
-        if entry.get("hash") != clause_hash(root, exts, tests, settings):
+        if entry.get("hash") != stored_hash(exts, tests):
             out[cid] = {**base, "status": NOT_MEASURED, "tests": tests,
                         "reason": "stale: its code or its tests changed since the stored run"}
             continue

@@ -60,3 +60,21 @@ def test_the_duel_clauses_without_a_model_site_are_not_gaps() -> None:
     assert total["guarded_share"] == round(total["guarded"] / total["guardable"], 4)
     # an invariant clause is guarded by its catch test (named there), never "no model site"
     assert statuses["duel.invariant.tile-conservation"]["status"] == "guarded"
+
+
+def test_a_kept_result_is_recomputed_when_its_file_changes(tmp_path: Path) -> None:
+    from harness.coverage import _memo
+
+    source = tmp_path / "rule.py"
+    source.write_text("x = 1\n")
+    calls: list[int] = []
+
+    def compute() -> int:
+        calls.append(1)
+        return len(calls)
+    key = ("test", str(tmp_path))
+    assert _memo(key, [source], compute) == 1 and _memo(key, [source], compute) == 1
+    source.write_text("x = 10\n")               # another size (and time): the kept result is stale
+    assert _memo(key, [source], compute) == 2
+    source.unlink()
+    assert _memo(key, [source], compute) == 3
