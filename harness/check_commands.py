@@ -26,7 +26,9 @@ LAST = Path(".azul-rules") / "check-last.json"
 LOG = Path(".azul-rules") / "check-pytest.log"
 ORACLE_GAMES = 12               # seeded games per game and player count (each checks every step)
 SCENARIO_SECONDS = 60           # one scenario file takes milliseconds; past this the model hangs
-EXAMPLE_FOLDER = "rulebook"     # fixtures/<game>/rulebook/: the primary document's own worked examples
+# fixtures/<game>/rulebook/ (Duel) and fixtures/<game>/guide/ (classic): the worked examples of the
+# game's primary document (spec/documents.toml), said in that document's words when they fail
+EXAMPLE_FOLDERS = ("rulebook", "guide")
 SHOWN = 3                       # lines of each failure shown
 
 
@@ -70,28 +72,33 @@ def example_says(diffs: Sequence[str]) -> list[str]:
 
 
 def example_source(scenario_clauses: Sequence[str], changed: Sequence[str], game: str) -> str:
-    """Where the primary document states the rule a failing example is about: the sources in the
-    example's own document of its declared clauses that changed (else of all it declares)."""
+    """Where the game's primary document states the rule a failing example is about: its sources
+    there of the example's declared clauses that changed (else of all it declares)."""
     from spec import default_catalogue
 
     catalogue = default_catalogue(game)
+    primary = next((d.id for d in catalogue.documents if d.primary), "")
     ids = [c.partition("@")[0] for c in scenario_clauses]
     ids = [c for c in ids if c in catalogue]
     chosen = [c for c in ids if c in changed] or ids
-    labels: list[str] = []
+    sentences: dict[str, list[int]] = {}                  # section slug -> sentence numbers, in order met
     for cid in chosen:
         for source in catalogue.clause(cid).sources:
-            if source.doc == EXAMPLE_FOLDER and source.at is not None:
-                doc = catalogue.document(source.doc)
-                section = doc.section(source.section or "")
-                label = f"\"{section.title if section else source.section}\" ({source.doc} {source.at})"
-                if label not in labels:
-                    labels.append(label)
-    return ", ".join(labels[:2])
+            if source.doc == primary and source.at is not None and source.sentence is not None:
+                numbers = sentences.setdefault(source.section or "", [])
+                if source.sentence not in numbers:
+                    numbers.append(source.sentence)
+    doc = catalogue.document(primary) if primary else None
+    labels = []
+    for slug, numbers in list(sentences.items())[:2]:
+        section = doc.section(slug) if doc else None
+        labels.append(f"\"{section.title if section else slug}\" ({primary} {slug}/"
+                      + ", ".join(f"s{n}" for n in sorted(numbers)) + ")")
+    return ", ".join(labels)
 
 
 def _is_example(path: Path) -> bool:
-    return EXAMPLE_FOLDER in path.parts[-2:-1]
+    return path.parent.name in EXAMPLE_FOLDERS
 
 
 # --- the stages ---------------------------------------------------------------------------------
@@ -151,7 +158,7 @@ def _scenarios(only: set[str] | None, changed: Sequence[str], stop_first: bool) 
                 out.lines.append(f"FAILED {rel} ({result.id})")
                 if _is_example(path):
                     where = example_source(result.clauses, changed, scenario_game(path))
-                    out.lines.append(f"  the {EXAMPLE_FOLDER}'s example" + (f" in {where}" if where else "")
+                    out.lines.append(f"  the {path.parent.name}'s example" + (f" in {where}" if where else "")
                                      + " says: " + "; ".join(example_says(result.diffs)))
                 else:
                     out.lines.append("  expected: " + "; ".join(example_says(result.diffs)[:SHOWN]))

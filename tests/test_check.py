@@ -133,6 +133,18 @@ def test_an_example_says_what_it_expects_and_what_the_model_gives_now() -> None:
                                    "'P1 penalty -3: Starting player tile')", "p1.score = 11 (the model now: 10)"]
 
 
+def test_an_example_names_where_the_primary_document_states_its_rule() -> None:
+    from harness.check_commands import example_source
+
+    assert example_source([f"{CLAUSE}@1", "duel.score.horizontal@1"], [CLAUSE], "duel") == \
+        '"Scoring" (rulebook scoring/s12)'
+    # classic Azul's examples (fixtures/azul/guide/) come from its primary document, the guide;
+    # one section's sentences are named together
+    where = example_source(["azul.end.bonus-row", "azul.end.winner"], ["azul.end.bonus-row"], "azul")
+    assert where.startswith('"End of the game and bonuses" (azul-guide end-of-the-game-and-bonuses/s')
+    assert where.count("End of the game and bonuses") == 1
+
+
 def test_check_answers_the_starting_player_tile_edit(tmp_path: Path) -> None:
     """The issue's edit on a copy of the project with no tracking record: the clause is named, the
     rulebook's example and the oracle disagree, the declared test fails; --last-failed re-runs
