@@ -56,7 +56,11 @@ def _git(root: Path, *args: str) -> str:
 def changes(root: Path, ref: str = "HEAD") -> Changes:
     """The working tree against git revision `ref` (committed, staged and unstaged changes, and
     untracked files that git does not ignore). One clear line when `ref` is not a revision."""
-    _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    try:
+        _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    except UserError:
+        raise UserError(f"--changed-since {ref}: not a git revision of {root} (a commit, branch or tag; "
+                        "e.g. HEAD, main, HEAD~3)") from None
     files: dict[str, frozenset[int] | None] = {}
     lines: dict[str, set[int]] = {}
     whole: set[str] = set()

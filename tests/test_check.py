@@ -103,6 +103,8 @@ def test_an_unknown_revision_is_one_line(tmp_path: Path) -> None:
     repo = _project_copy(tmp_path, ("spec",))
     with pytest.raises(UserError, match="no-such-rev"):
         changes(repo, "no-such-rev")
+    with pytest.raises(UserError, match="not a git revision"):
+        changes(repo, "no-such-rev")
 
 
 def test_tests_are_tied_to_a_clause_without_a_tracking_record() -> None:
