@@ -1,4 +1,4 @@
-"""`azul-rules check`: the quick answer after editing a rule (seconds to a minute, not verify's many
+"""`azul-rules check`: the quick answer after editing a rule (seconds of CPU, not verify's many
 minutes). It names the clauses the change touched (spec/ text, model/ code by clause extents), then
 runs spec lint, every scenario, the scoring oracle and invariants over a few seeded games of each
 game, and the tests that bear on the changed clauses (harness.changes), and names what failed. A
@@ -339,6 +339,6 @@ def check(ref: str = "HEAD", stop_first: bool = False, last_failed: bool = False
 @click.option("--last-failed", is_flag=True, help="Re-run only what failed in the last check (spec lint always runs).")
 def check_command(ref: str, stop_first: bool, last_failed: bool) -> None:
     """The quick loop after a rule change: which clauses changed, spec lint, the scenarios, the
-    scoring oracle and the tests that bear on the change (seconds of CPU, at most a minute; `make verify` for
-    the rest)."""
+    scoring oracle and the tests that bear on the change (seconds of CPU, at most a minute;
+    `make verify` for the rest)."""
     raise SystemExit(check(ref, stop_first, last_failed))
