@@ -113,6 +113,7 @@ CONTEXTS: dict[str, dict[str, str]] = {
     "duel.tablet.colourful-rows.full=full-row": _COLOURFUL,
     "duel.tablet.colourful-rows.special=counts-as-colour": _COLOURFUL,
     "duel.tablet.corner-values=upper-8-lower-3": _CORNERS,
+    "duel.tablet.outer-scope=outer-plates": _OTHERS,
     "duel.tablet.colourful-rows": _COLOURFUL,
     "duel.tablet.corner-plates": _CORNERS,
     "duel.tablet.outer-spaces": _OTHERS,
