@@ -195,3 +195,92 @@ def stages(chosen: Sequence[TestRecord]) -> tuple[Stage, ...]:
     quick = [r for r in ordered if r.duration < LATE_SECONDS]
     late = [r for r in ordered if r.duration >= LATE_SECONDS]
     return tuple(Stage(tuple(r.nodeid for r in group), clock(group)) for group in (quick, late) if group)
+
+
+def measured_stages(tests: Sequence[str], durations: Mapping[str, float]) -> tuple[Stage, ...]:
+    """`tests` (in their order) split into the quick and the late stage by the `durations` their
+    unmutated run measured, each stage with its clock. A test id that names a file or folder takes the
+    durations of the tests under it; one that measured nothing counts as late."""
+    def seconds(test: str) -> float | None:
+        if test in durations:
+            return durations[test]
+        under = [d for nodeid, d in durations.items() if nodeid.startswith((test + "::", test.rstrip("/") + "/"))]
+        return sum(under) if under else None
+
+    measured = {t: seconds(t) for t in tests}
+    quick = [t for t in tests if (s := measured[t]) is not None and s < LATE_SECONDS]
+    late = [t for t in tests if t not in quick]
+    return tuple(Stage(tuple(group), round(CLOCK_FACTOR * sum(measured[t] or LATE_SECONDS for t in group)
+                                           + CLOCK_OVERHEAD, 1))
+                 for group in (quick, late) if group)
+
+
+def killer_first(runs: Sequence[Stage], killer: str | None) -> tuple[Stage, ...]:
+    """`runs` with `killer` (the test that killed this mutant last time) moved to the front of its
+    stage: a mutant stops at its first failing test (`-x`), so the likely one runs first."""
+    if killer is None:
+        return tuple(runs)
+    return tuple(Stage((killer, *(t for t in st.tests if t != killer)), st.timeout) if killer in st.tests else st
+                 for st in runs)
+
+
+# --- which tests declare a clause (read from their files, nothing is collected or run) ----------
+
+TEST_FOLDERS = ("tests", "fixtures")
+
+
+def declared_tests(root: Path, clause: str) -> tuple[str, ...]:
+    """The tests (`@pytest.mark.clause`, a module's `pytestmark`) and scenarios (`clauses = [...]`)
+    that name `clause` (any revision), as node ids; for a clause no tracking record or store knows."""
+    out: list[str] = []
+    for folder in TEST_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            rel = path.relative_to(root).as_posix()
+            if path.suffix == ".py" and path.name.startswith("test_") and rel not in NOT_SELECTED:
+                out += [f"{rel}::{name}" for name in _declaring(path, clause)]
+            elif path.suffix == ".toml" and _scenario_names(path, clause):
+                out.append(f"{rel}::{_scenario_id(path)}")
+    return tuple(out)
+
+
+def _scenario_names(path: Path, clause: str) -> bool:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    named = data.get("clauses", [])
+    return isinstance(named, list) and any(isinstance(c, str) and c.partition("@")[0] == clause for c in named)
+
+
+def _names_clause(node: ast.AST, clause: str) -> bool:
+    """Whether an expression is (or holds) `pytest.mark.clause(..., "CLAUSE[@rev]", ...)`."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "clause":
+            if any(isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.partition("@")[0] == clause
+                   for a in sub.args):
+                return True
+    return False
+
+
+def _declaring(path: Path, clause: str) -> list[str]:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return []
+    module_marked = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark"
+                                                          for t in n.targets) and _names_clause(n.value, clause)
+                        for n in tree.body)
+    out: list[str] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            if module_marked or any(_names_clause(d, clause) for d in node.decorator_list):
+                out.append(node.name)
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            whole = module_marked or any(_names_clause(d, clause) for d in node.decorator_list)
+            if whole:
+                out.append(node.name)
+                continue
+            out += [f"{node.name}::{m.name}" for m in node.body
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name.startswith("test")
+                    and any(_names_clause(d, clause) for d in m.decorator_list)]
+    return out
