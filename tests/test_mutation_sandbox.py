@@ -89,3 +89,21 @@ def test_the_worker_drops_a_files_cache_before_it_writes_the_mutant(tmp_path: Pa
     worker.serve()
     assert seen == [(str(target), "VALUE = 1\n")]           # dropped while the file still held the original
     assert json.loads(out.getvalue())["status"] == "killed" and target.read_text() == "VALUE = 1\n"
+
+
+def test_the_sandbox_copy_leaves_out_files_that_vanish_while_it_copies(tmp_path: Path) -> None:
+    """An xdist worker writing model/duel/__pycache__ while the tree is copied: its temporary
+    `.pyc.<n>` file is not copied, and a file removed between listing and copying is left out
+    (shutil.Error before, issue 22); a file that cannot be read for another reason still fails."""
+    from harness.mutation import runner
+
+    (tmp_path / "pkg" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "__pycache__" / "a.cpython-311.pyc.140234").write_bytes(b"half")
+    runner._copy_file(str(tmp_path / "pkg" / "gone.py"), str(tmp_path / "gone-copy.py"))   # vanished: no error
+    assert not (tmp_path / "gone-copy.py").exists()
+    with pytest.raises(FileNotFoundError):                 # the source is there, the target cannot be
+        runner._copy_file(str(tmp_path / "pkg" / "a.py"), str(tmp_path / "no" / "such" / "a.py"))
+    with runner.sandbox(tmp_path) as copy:
+        assert (copy / "pkg" / "a.py").read_text() == "x = 1\n"
+        assert not list((copy / "pkg" / "__pycache__").glob("*.pyc.*"))

@@ -19,10 +19,10 @@ import attrs
 from harness.mutation.clauses import id_resolver
 from harness.mutation.extents import Extent, extents
 from harness.mutation.mutants import Mutant, Unmutated, mutants_of
-from harness.mutation.runner import MutantResult, run_all
+from harness.mutation.runner import LocalPool, MutantResult, local_pool, run_all
 from properties.cluster import Workers
 from harness.mutation import profile
-from harness.mutation.selection import (Stage, TestRecord, declared_tests, killer_first, load_tracking,
+from harness.mutation.selection import (Stage, TestRecord, declared_index, killer_first, load_tracking,
                                         measured_stages, missing_tests, stages, tests_for, whole_suite)
 from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents, load_results
 from spec import Catalogue
@@ -115,6 +115,7 @@ def plan(root: Path, catalogue: Catalogue, tracking: Path, stored: Mapping[str, 
     ext = extents(root, model_folders(root, catalogue), resolve)
     records = load_tracking(tracking, resolve, root)      # tests that still exist
     entries = (load_results(root) if stored is None else stored).get("clauses", {})
+    declared: dict[str, tuple[str, ...]] | None = None
     out: dict[str, ClausePlan] = {}
     for clause in catalogue.clauses:
         exts = tuple(ext.get(clause.id, ()))
@@ -126,7 +127,12 @@ def plan(root: Path, catalogue: Catalogue, tracking: Path, stored: Mapping[str, 
             ids = tuple(r.nodeid for r in chosen)
             runs = stages(chosen)
         else:
-            ids, source = _untracked_tests(root, clause.id, entries.get(clause.id, {}), records)
+            ids, source = _stored_tests(root, entries.get(clause.id, {})), "store"
+            if not ids:
+                declared = declared_index(root) if declared is None else declared    # read once, when needed
+                ids, source = declared.get(clause.id, ()), "declared"
+            if not ids:
+                ids, source = _whole_suite(records), "whole suite"
             suite = whole_suite(records) if source == "whole suite" else []
             timed = bool(suite)
             runs = stages(suite) if suite else (Stage(ids, NO_TRACKING_CLOCK),)
@@ -136,20 +142,17 @@ def plan(root: Path, catalogue: Catalogue, tracking: Path, stored: Mapping[str, 
     return out
 
 
-def _untracked_tests(root: Path, clause: str, entry: Mapping[str, Any],
-                     records: Sequence[TestRecord]) -> tuple[tuple[str, ...], str]:
-    """A clause's tests when the tracking record has none: the store's selection (tests that no
-    longer exist left out), the declaring tests, or the whole suite (its passing tests when tracked)."""
+def _stored_tests(root: Path, entry: Mapping[str, Any]) -> tuple[str, ...]:
+    """The tests the store selected for a clause (not a whole-suite fallback), those that no longer
+    exist left out."""
     recorded = [] if entry.get("fallback") else [str(t) for t in entry.get("tests", ())]
     gone = set(missing_tests(root, recorded))
-    kept = tuple(t for t in recorded if t not in gone)
-    if kept:
-        return kept, "store"
-    declared = declared_tests(root, clause)
-    if declared:
-        return declared, "declared"
+    return tuple(t for t in recorded if t not in gone)
+
+
+def _whole_suite(records: Sequence[TestRecord]) -> tuple[str, ...]:
     suite = whole_suite(list(records))
-    return (tuple(r.nodeid for r in suite) if suite else WHOLE_SUITE), "whole suite"
+    return tuple(r.nodeid for r in suite) if suite else WHOLE_SUITE
 
 
 def changed_clauses(root: Path, plans: Mapping[str, ClausePlan], ref: str) -> set[str]:
@@ -184,8 +187,16 @@ def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], job
     clauses = list(clauses)
     chosen = [plans[c] for c in clauses if plans[c].mutants]
     entries = (load_results(root) if previous is None else previous).get("clauses", {})
+    with local_pool(root) as pool:
+        return _run(root, plans, clauses, chosen, entries, jobs, on_result, deadline, on_unmeasured, pool)
+
+
+def _run(root: Path, plans: Mapping[str, ClausePlan], clauses: list[str], chosen: list[ClausePlan],
+         entries: Mapping[str, Any], jobs: int | Workers, on_result: Callable[[MutantResult], None],
+         deadline: float | None, on_unmeasured: Callable[[str, str], None] | None,
+         pool: LocalPool) -> dict[str, dict[str, Any]]:
     baselines = run_all(root, [(Unmutated(p.clause, p.mutants[0].file), p.stages or p.tests, p.timeout)
-                               for p in chosen], jobs, lambda r: None, deadline)
+                               for p in chosen], jobs, lambda r: None, deadline, pool)
     measured: list[tuple[ClausePlan, tuple[Stage, ...]]] = []
     for p, base in zip(chosen, baselines):
         if base is None:
@@ -201,7 +212,7 @@ def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], job
         killers = {r["id"]: r["killer"] for r in entries.get(p.clause, {}).get("mutants", ())
                    if r.get("status") == "killed" and r.get("killer")}
         work += [(m, killer_first(runs, killers.get(m.id)), sum(st.timeout for st in runs)) for m in p.mutants]
-    results = iter(run_all(root, work, jobs, on_result, deadline))
+    results = iter(run_all(root, work, jobs, on_result, deadline, pool))
     out: dict[str, dict[str, Any]] = {}
     for p, _ in measured:
         rows = []

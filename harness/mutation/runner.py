@@ -147,11 +147,35 @@ def request_for(root: Path, mutant: Mutant | Unmutated, tests: Sequence[str] | S
             "stages": [{"tests": list(st.tests), "timeout": st.timeout} for st in stages]}
 
 
+class LocalPool:
+    """Private copies with their fork servers, started when first needed and kept for the next batch
+    of the same run (a clause's unmutated runs, then its mutants: one worker start each, not two)."""
+
+    def __init__(self, root: Path, stack: ExitStack) -> None:
+        self.root, self.stack = root, stack
+        self.workers: list[Worker] = []
+
+    def take(self, n: int) -> list[Worker]:
+        while len(self.workers) < n:
+            worker = Worker(self.stack.enter_context(sandbox(self.root)))
+            self.stack.callback(worker.close)
+            self.workers.append(worker)
+        return self.workers[:n]
+
+
+@contextmanager
+def local_pool(root: Path) -> Iterator[LocalPool]:
+    """A LocalPool whose copies and workers are removed on leaving, whatever happens."""
+    with ExitStack() as stack:
+        yield LocalPool(root, stack)
+
+
 def run_all(root: Path, work: Sequence[tuple[Mutant | Unmutated, Sequence[str] | Sequence[Stage], float]], jobs: int | Workers,
-            on_result: Callable[[MutantResult], None], deadline: float | None = None) -> list[MutantResult | None]:
-    """Run every (mutant, tests, timeout) on `jobs` private copies (or on a Dask cluster's workers,
-    properties.cluster); results in the order of `work`. Work not started by `deadline`
-    (time.monotonic()) is skipped and comes back as None."""
+            on_result: Callable[[MutantResult], None], deadline: float | None = None,
+            pool: LocalPool | None = None) -> list[MutantResult | None]:
+    """Run every (mutant, tests, timeout) on `jobs` private copies (from `pool` when given; or on a
+    Dask cluster's workers, properties.cluster); results in the order of `work`. Work not started by
+    `deadline` (time.monotonic()) is skipped and comes back as None."""
     if not work:
         return []
     if deadline is not None and time.monotonic() > deadline:
@@ -163,9 +187,7 @@ def run_all(root: Path, work: Sequence[tuple[Mutant | Unmutated, Sequence[str] |
     results: dict[int, MutantResult] = {}
     with ExitStack() as stack:
         copies: queue.Queue[Worker] = queue.Queue()
-        for _ in range(jobs):
-            worker = Worker(stack.enter_context(sandbox(root)))
-            stack.callback(worker.close)
+        for worker in (pool or LocalPool(root, stack)).take(jobs):
             copies.put(worker)
 
         def task(index: int) -> None:
@@ -179,8 +201,8 @@ def run_all(root: Path, work: Sequence[tuple[Mutant | Unmutated, Sequence[str] |
             finally:
                 copies.put(copy)
 
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for future in [pool.submit(task, i) for i in range(len(work))]:
+        with ThreadPoolExecutor(max_workers=jobs) as threads:
+            for future in [threads.submit(task, i) for i in range(len(work))]:
                 future.result()
     return [results.get(i) for i in range(len(work))]
 

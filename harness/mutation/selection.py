@@ -232,55 +232,62 @@ TEST_FOLDERS = ("tests", "fixtures")
 def declared_tests(root: Path, clause: str) -> tuple[str, ...]:
     """The tests (`@pytest.mark.clause`, a module's `pytestmark`) and scenarios (`clauses = [...]`)
     that name `clause` (any revision), as node ids; for a clause no tracking record or store knows."""
-    out: list[str] = []
+    return declared_index(root).get(clause, ())
+
+
+def declared_index(root: Path) -> dict[str, tuple[str, ...]]:
+    """Clause id -> the node ids of the tests and scenarios that declare it (every file read once)."""
+    out: dict[str, list[str]] = {}
     for folder in TEST_FOLDERS:
         for path in sorted((root / folder).rglob("*")):
             rel = path.relative_to(root).as_posix()
             if path.suffix == ".py" and path.name.startswith("test_") and rel not in NOT_SELECTED:
-                out += [f"{rel}::{name}" for name in _declaring(path, clause)]
-            elif path.suffix == ".toml" and _scenario_names(path, clause):
-                out.append(f"{rel}::{_scenario_id(path)}")
-    return tuple(out)
+                for name, clauses in _declaring(path):
+                    for cid in clauses:
+                        out.setdefault(cid, []).append(f"{rel}::{name}")
+            elif path.suffix == ".toml":
+                for cid in _scenario_clauses(path):
+                    out.setdefault(cid, []).append(f"{rel}::{_scenario_id(path)}")
+    return {cid: tuple(dict.fromkeys(ids)) for cid, ids in out.items()}
 
 
-def _scenario_names(path: Path, clause: str) -> bool:
+def _scenario_clauses(path: Path) -> set[str]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return False
+        return set()
     named = data.get("clauses", [])
-    return isinstance(named, list) and any(isinstance(c, str) and c.partition("@")[0] == clause for c in named)
+    return {c.partition("@")[0] for c in named if isinstance(c, str)} if isinstance(named, list) else set()
 
 
-def _names_clause(node: ast.AST, clause: str) -> bool:
-    """Whether an expression is (or holds) `pytest.mark.clause(..., "CLAUSE[@rev]", ...)`."""
+def _named(node: ast.AST) -> set[str]:
+    """The clause ids an expression names in `pytest.mark.clause(...)` calls."""
+    out: set[str] = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "clause":
-            if any(isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.partition("@")[0] == clause
-                   for a in sub.args):
-                return True
-    return False
+            out |= {a.value.partition("@")[0] for a in sub.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+    return out
 
 
-def _declaring(path: Path, clause: str) -> list[str]:
+def _declaring(path: Path) -> list[tuple[str, set[str]]]:
+    """(test name, the clauses it declares) for a test module's tests that declare any."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return []
-    module_marked = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark"
-                                                          for t in n.targets) and _names_clause(n.value, clause)
-                        for n in tree.body)
-    out: list[str] = []
+    module: set[str] = set()
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in n.targets):
+            module |= _named(n.value)
+    out: list[tuple[str, set[str]]] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            if module_marked or any(_names_clause(d, clause) for d in node.decorator_list):
-                out.append(node.name)
+            out.append((node.name, module | set().union(*(_named(d) for d in node.decorator_list))))
         elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            whole = module_marked or any(_names_clause(d, clause) for d in node.decorator_list)
+            whole = module | set().union(*(_named(d) for d in node.decorator_list))
             if whole:
-                out.append(node.name)
-                continue
-            out += [f"{node.name}::{m.name}" for m in node.body
-                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name.startswith("test")
-                    and any(_names_clause(d, clause) for d in m.decorator_list)]
-    return out
+                out.append((node.name, whole))
+            out += [(f"{node.name}::{m.name}", set().union(*(_named(d) for d in m.decorator_list)) - whole)
+                    for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and m.name.startswith("test")]
+    return [(name, clauses) for name, clauses in out if clauses]
