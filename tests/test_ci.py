@@ -102,6 +102,7 @@ def test_every_package_and_data_folder_is_packaged() -> None:
     assert {"harness.templates", "spec.azul_duel", "harness.scenarios", "harness.mutation", "model"} <= found
 
 
+@pytest.mark.process
 def test_junit_xml_on_request(tmp_path: Path) -> None:
     assert junit_args({}) == []
     args = junit_args({"AZUL_JUNIT_DIR": str(tmp_path / "j")})
@@ -188,6 +189,7 @@ def test_scenarios_accept_pins_up_to_the_current_revision(tmp_path: Path) -> Non
         load_scenario(future)
 
 
+@pytest.mark.process
 def test_junit_xml_holds_scenarios(tmp_path: Path) -> None:
     scenario = ROOT / "fixtures" / "duel" / "rulebook" / "broken-two-tiles-cost-three.toml"
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--clause-json=",

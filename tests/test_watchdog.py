@@ -19,6 +19,8 @@ from properties.simulate import play_checked, run_campaign
 from properties.duel.bounds import max_game_steps
 from properties.watchdog import parse_size
 
+pytestmark = pytest.mark.process          # pytest inside pytest, CLI runs stopped by their watchdogs
+
 ROOT = Path(__file__).resolve().parents[1]
 HARD_TIMEOUT = 90          # seconds; a subprocess still running then is a hang
 
