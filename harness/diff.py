@@ -38,6 +38,7 @@ import attrs
 import click
 
 from harness.errors import UserError
+from harness.output_path import OutputPath
 
 STATUSES = ("implemented", "exercised", "asserted", "guarded")
 ALPHA = 0.01                    # significance level of every test (documented in docs/ci.md)
@@ -465,7 +466,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 @click.argument("base")
 @click.argument("head")
 @click.option("--markdown", is_flag=True, help="Markdown (a pull-request comment) instead of text.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputPath(), default=None,
               help="Also write the output to this file.")
 @click.option("--fail-on", type=click.Choice(["worse", "moved"]), default="worse", show_default=True,
               help="Exit 1 when something got worse, or (moved) when anything changed at all, e.g. a lock update.")

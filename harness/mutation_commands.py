@@ -21,6 +21,7 @@ from harness.mutation.selection import stale_tracking_note
 from harness.mutation.store import RESULTS, diff_key, load_results, save_results
 from harness.pytest_plugin import DEFAULT_JSON
 from harness.game_option import game_option
+from harness.output_path import OutputPath
 from spec import default_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +40,7 @@ def _did_you_mean(word: str, known: list[str]) -> str:
 @click.option("--fresh", is_flag=True, help="Re-run even clauses whose stored results are current.")
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Parallel test runs (default: all cores).")
 @cluster_option
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--json", "json_path", type=OutputPath(), default=None,
               help="Write every clause's verdict and mutant outcomes here.")
 @click.option("--tracking", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_JSON, show_default=True,
               help="The suite's per-test clause record (pytest writes it).")

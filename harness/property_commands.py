@@ -16,6 +16,7 @@ from rich.table import Table
 from properties.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.game_option import check_players, game_option, parse_overrides
+from harness.output_path import OutputPath
 from properties.registry import get_game
 from properties.matrix import SHRINK_SECONDS
 from properties.watchdog import DEFAULT_GAME_SECONDS, DEFAULT_MEMORY_LIMIT, MEMORY_ENV
@@ -52,9 +53,9 @@ def _limit_memory(setting: str | None) -> None:
               help="How moves are chosen: uniform (any legal action, every game) or one the game registers "
                    "(Duel: greedy, its default, completes lines and avoids Broken tiles; careful: uniform, but "
                    "tiles go where fewest break).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
+@click.option("--out", type=OutputPath(folder=True), default=Path("counterexamples"),
               show_default=True, help="Where failing games are written as scenarios.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--json", "json_path", type=OutputPath(), default=None,
               help="Also write the statistics and every game's result as JSON.")
 @click.option("--max-failures", type=click.IntRange(1), default=None,
               help="Stop once this many games have failed (games not started are reported as skipped).")
@@ -146,9 +147,9 @@ def simulate_command(game: str, players: int | None, games: int, seed: int, jobs
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
 @cluster_option
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
+@click.option("--out", type=OutputPath(folder=True), default=Path("counterexamples"),
               show_default=True)
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--json", "json_path", type=OutputPath(), default=None,
               help="Also write the matrix as JSON.")
 @click.option("--shrink", is_flag=True,
               help="For each row that breaks an invariant, let Hypothesis find and shrink a short "
