@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness.errors import UserError
-from harness.game_option import game_option, require
+from harness.game_option import game_given, game_option, require
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_api, scenario_files
 from harness.duel.scenarios.loader import with_readings
 from harness.duel.scenarios.position import build_game
@@ -83,6 +83,9 @@ def _with_readings(scenario, flips: dict[str, str], game: str):  # type: ignore[
     """The scenario under the command line's readings, which are --game's: a file of another game
     with readings to apply is an error naming the file."""
     own = getattr(scenario, "game", "duel")
+    given = game_given()
+    if given is not None and own != given:           # --game said one game, the file is another's
+        raise ScenarioError(scenario.file, "game", f"the file is a scenario of {own}, but the command line says --game {given}")
     if not flips:
         return scenario
     if own != game:
