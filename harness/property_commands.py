@@ -222,17 +222,21 @@ def failing_rows(rows: list[Any], fail_on: str) -> list[Any]:
 
 def _shrink_broken_rows(rows: list[Any], out: Path, seconds: float, console: Console, game: str) -> None:
     """Hypothesis searches and shrinks a counterexample per broken row, each within `seconds`."""
+    import time
+
     from properties.matrix import shrink_row
 
     for k, row in enumerate(rows, 1):
         console.print(f"shrinking row {k} of {len(rows)}: {row.label} (budget {seconds:g} s)",
                       highlight=False, markup=False, soft_wrap=True)
+        started = time.monotonic()
         with console.status(f"shrinking row {k} of {len(rows)} ..."):
             shrunk = shrink_row(row.overrides, out, seconds=seconds, game=game)
+        took = f"{time.monotonic() - started:.1f} s of its {seconds:g} s budget"    # measured, with the budget
         if shrunk is None:
-            console.print(f"    no failure found within {seconds:g} s (the counterexample above stands)",
+            console.print(f"    no failure found in {took} (the counterexample above stands)",
                           highlight=False, markup=False)
         else:
-            how = "shrunk" if shrunk.complete else f"budget spent; smallest found in {seconds:g} s"
-            console.print(f"    {how} ({shrunk.invariant}): azul-rules scenario {shrunk.scenario}",
+            how = "shrunk" if shrunk.complete else "budget spent; the smallest found so far"
+            console.print(f"    {how} in {took} ({shrunk.invariant}): azul-rules scenario {shrunk.scenario}",
                           highlight=False, markup=False, soft_wrap=True)
