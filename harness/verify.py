@@ -215,6 +215,12 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     with opened(workers_of(jobs), initializer=limit_memory) as workers:   # one pool for all the games played
         campaign, matrix_rows, others = _play_stages(settings, workers, console, stages, found, test_results,
                                                      tests_json, profile, jobs)
+    # Counterexamples are written into the scratch folder and copied into the report at the end: every
+    # path shown from here on (terminal, banner, coverage.md, the matrix) names the report's copy.
+    matrix_rows = _into_report(matrix_rows, found, out)
+    others = [{**g, "matrix": _into_report(g.get("matrix"), found, out)} for g in others]
+    for x in stages:
+        x.failures, x.detail = _into_report((x.failures, x.detail), found, out)
 
     def coverage(st: Stage) -> Any:
         rows = compute(catalogue, test_results, campaign.totals("clause_hits"), guard)
@@ -483,6 +489,22 @@ def _shown(path: Path) -> str:
         return str(path.relative_to(ROOT))
     except ValueError:
         return str(path)
+
+
+def _into_report(value: Any, found: Path, out: Path) -> Any:
+    """`value` (strings, Paths, and lists, tuples and dicts of them) with every path into
+    the scratch folder `found` pointing at the report's copy, out/counterexamples, instead (the scratch
+    folder is deleted when verify ends)."""
+    scratch, kept = str(found), _shown(out / "counterexamples")
+    if isinstance(value, str):
+        return value.replace(scratch, kept)
+    if isinstance(value, Path):
+        return Path(str(value).replace(scratch, kept))
+    if isinstance(value, dict):
+        return {k: _into_report(v, found, out) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_into_report(v, found, out) for v in value)
+    return value
 
 
 def _publish(out: Path, log: Path, found: Path) -> None:

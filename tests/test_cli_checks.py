@@ -54,3 +54,19 @@ def test_interpretations_shrink_shows_its_elapsed_time_against_the_budget(monkey
     _shrink_broken_rows(rows, Path("unused"), 7.0, Console(file=sink, width=200), "duel")
     lines = [ln for ln in sink.getvalue().splitlines() if "budget" in ln and ln.startswith("    ")]
     assert len(lines) == 2 and all(re.search(r"in \d+\.\d s of its 7 s budget", ln) for ln in lines), lines
+
+
+def test_verify_shows_counterexample_paths_in_the_report_not_in_its_scratch_folder(tmp_path: Path) -> None:
+    """verify writes counterexamples into a scratch folder it deletes at the end and copies them into
+    report/counterexamples: the paths it shows (stage failures, matrix rows) name the copy."""
+    from harness.verify import _into_report
+
+    found = tmp_path / "azul-verify-x" / "counterexamples"
+    out = ROOT / "report"
+    rows = [{"label": "defaults", "broken": {"tile-conservation": str(found / "a.toml")}}]
+    failures = [str(found / "b.toml"), f"defaults: floor: {found / 'c.toml'}", "no path here"]
+    assert _into_report(rows, found, out) == [{"label": "defaults",
+                                               "broken": {"tile-conservation": "report/counterexamples/a.toml"}}]
+    assert _into_report((failures, "detail"), found, out) == (
+        ["report/counterexamples/b.toml", "defaults: floor: report/counterexamples/c.toml", "no path here"], "detail")
+    assert _into_report(None, found, out) is None
