@@ -107,3 +107,45 @@ def test_the_sandbox_copy_leaves_out_files_that_vanish_while_it_copies(tmp_path:
     with runner.sandbox(tmp_path) as copy:
         assert (copy / "pkg" / "a.py").read_text() == "x = 1\n"
         assert not list((copy / "pkg" / "__pycache__").glob("*.pyc.*"))
+
+
+@pytest.mark.process
+@pytest.mark.timeout(600)
+def test_a_worker_killed_by_a_signal_answers_an_error_and_is_restarted_without_a_traceback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: a fork server killed by a signal made the runner fail with a JSONDecodeError
+    traceback; now its mutant is an error naming the signal, the next one runs on a new server, and
+    a server stopped by SIGINT (or SIGTERM) exits quietly (no KeyboardInterrupt traceback)."""
+    import signal
+    import subprocess
+
+    from harness.mutation.mutants import Unmutated
+    from harness.mutation.runner import Worker, request_for
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.setenv("AZUL_MUTATE_HOTSWAP", "0")            # no up-front project import: a cheap start
+    monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")
+    test = "tests/test_mutation_probes.py::test_probe_passes"
+    request = request_for(root, Unmutated("duel.score.horizontal", "model/duel/tiling.py"), [test], 120.0)
+    with sandbox(root) as copy:
+        server = Worker(copy)
+        try:
+            os.killpg(server.proc.pid, signal.SIGKILL)
+            server.proc.wait()
+            died = server.run_request(request)
+            assert died.status == "error" and "stopped by signal 9" in (died.killer or ""), died
+            assert (copy / "model/duel/tiling.py").read_text() == request["original"]
+            again = server.run_request(request)                  # a new server answers
+            assert again.status == "survived", again
+        finally:
+            server.close()
+        proc = subprocess.Popen([sys.executable, "-m", "harness.mutation.worker"], cwd=copy, stdin=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(copy)})
+        try:
+            import time
+            time.sleep(1.0)                                       # well into its start-up imports
+            proc.send_signal(signal.SIGINT)                       # Ctrl-C reaching it
+            _, err = proc.communicate(timeout=120)
+        finally:
+            proc.kill()
+        assert "Traceback" not in err, err
