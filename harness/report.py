@@ -266,8 +266,10 @@ def _overview(inputs: ReportInputs, context: Mapping[str, Any], verdict: Mapping
                                    (f"game-{name}-matrix", "interpretation matrix"),
                                    (f"game-{name}-phases", "phase diagram"), (f"game-{name}-clauses", "clauses"),
                                    (f"game-{name}-points", "interpretation points")]})
-    for g in games:
-        g["ok"] = not g["below"] and not g["stages"]
+    matrices = [inputs.matrix, *(g["matrix"] for g in context["other_games"])]
+    for g, rows in zip(games, matrices):
+        g["defaults_broken"] = any(r["broken"] for r in rows if not r.get("overrides"))
+        g["ok"] = not g["below"] and not g["stages"] and not g["defaults_broken"]
     return games
 
 
