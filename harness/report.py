@@ -246,11 +246,18 @@ def _overview(inputs: ReportInputs, context: Mapping[str, Any], verdict: Mapping
     """One line per game for the top of the report: its coverage against its thresholds, its games
     and matrix, the failed stages that name it, and where its sections are."""
     default = context["default_game"]
+    # the default game's own stages are those the other games have under their name ("azul: coverage");
+    # the others (spec lint, scenarios, tests) are shared: their failing tests and scenarios are put to
+    # the game whose clauses they declare
+    names = [st["name"] for st in inputs.stages]
+    per_game = {n for n in names if any(m.endswith(f": {n}") for m in names)}
+    failing = [e for k, e in inputs.tests.items() if e.get("outcome") not in ("passed", "skipped")]
+    prefixes = [inputs.catalogue.id_prefix, *(g["catalogue"].id_prefix for g in inputs.other_games)]
     games = [{"name": default["name"], "title": default["title"], "anchor": "summary", "totals": context["summary"]["total"],
               "thresholds": context["thresholds"], "below": list(verdict["below"]), "games": inputs.games,
               "failures": int(inputs.campaign.get("failures", 0)), "policy": ", ".join(inputs.policy_scores) or "-",
               "rows": len(inputs.matrix), "broken_rows": sum(bool(r["broken"]) for r in inputs.matrix),
-              "stages": [st["name"] for st in verdict["stages"] if ": " not in st["name"]],
+              "stages": [st["name"] for st in verdict["stages"] if st["name"] in per_game],
               "sections": [("summary", "summary"), ("gaps-first", "gaps"), ("matrix", "interpretation matrix"),
                            ("charts", "charts"), ("phases", "phase diagram"), ("scenarios", "scenarios and pictures"),
                            ("clauses", "clause catalogue"), ("survivors", "surviving mutants"),
@@ -267,8 +274,11 @@ def _overview(inputs: ReportInputs, context: Mapping[str, Any], verdict: Mapping
                                    (f"game-{name}-phases", "phase diagram"), (f"game-{name}-clauses", "clauses"),
                                    (f"game-{name}-points", "interpretation points")]})
     matrices = [inputs.matrix, *(g["matrix"] for g in context["other_games"])]
-    for g, rows in zip(games, matrices):
+    for g, rows, prefix in zip(games, matrices, prefixes):
         g["defaults_broken"] = any(r["broken"] for r in rows if not r.get("overrides"))
+        g["failing"] = sum(any(str(c).startswith(prefix) for c in e.get("declared", ())) for e in failing)
+        if g["failing"]:
+            g["stages"].append(f"{g['failing']} test(s) or scenario(s) of its clauses")
         g["ok"] = not g["below"] and not g["stages"] and not g["defaults_broken"]
     return games
 

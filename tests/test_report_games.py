@@ -122,3 +122,14 @@ def test_score_charts_chart_greedy_games_only(tmp_path: Path) -> None:
     html = (build_report(_inputs(TESTS, STAGES_OK, greedy), tmp_path / "r2") / "index.html").read_text()
     rows = html[html.index('id="chart-rows"'):html.index('id="chart-decided"')]
     assert "<svg" in rows and "greedy policy" in rows
+
+
+def test_the_glance_puts_each_failure_to_its_game(tmp_path: Path) -> None:
+    tests = {**TESTS, "tests/azul/x.py::test_offer": {"outcome": "failed", "declared": ["azul.offer.end"], "fired": {}}}
+    stages = STAGES_FAILED + [{"name": "coverage", "ok": True, "detail": "", "failures": []}]
+    html = (build_report(_inputs(tests, stages), tmp_path / "r") / "index.html").read_text()
+    duel = html[html.index('id="glance-duel"'):html.index('id="glance-azul"')]
+    classic = html[html.index('id="glance-azul"'):html.index("</table>", html.index('id="glance-azul"'))]
+    assert ">ok<" in duel and "tests and properties" not in duel, "a shared stage's classic failure is not Duel's"
+    assert "1 test(s) or scenario(s) of its clauses" in classic and "azul: coverage" in classic
+    assert "tests and properties" in html[html.index('id="verdict"'):html.index('id="contents"')], "the banner has it"
