@@ -21,13 +21,13 @@ if TYPE_CHECKING:      # networkx only to draw or analyse the graph (start-up ti
 PHASES: tuple[str, ...] = (OFFER, TILING, OVER)
 
 EDGES: tuple[Edge, ...] = (
-    (OFFER, TILING, "centre and factories empty; a gray-wall line needs its space chosen",
+    (OFFER, TILING, "centre and factories empty: wall-tiling starts (a gray-wall line may wait here for its space)",
      ("azul.offer.end", "azul.gray.free-placement")),
     (TILING, OFFER, "every line tiled, no row complete: next round prepared",
      ("azul.prep.continue", "azul.prep.refill")),
     (TILING, OVER, "every line tiled and a wall row complete: bonuses scored",
      ("azul.end.trigger", "azul.end.winner")),
-    (OFFER, OVER, "across one action: centre and factories empty, lines tiled at once, a wall row complete",
+    (OFFER, OVER, "seen across one action only (a coloured wall's last take; the engine passes through tiling)",
      ("azul.offer.end", "azul.end.trigger")),
 )
 
