@@ -95,9 +95,11 @@ failed[1] = {"name": "scenarios", "ok": False, "detail": "1 failed", "failures":
 t = time.time()
 build_report(inputs(bad_tests, failed), Path("/tmp/rep-fail"))
 print("build_report (fail)", round(time.time() - t, 2))
-from harness.browser import screenshot  # noqa: E402
+from harness.browser import screenshot
+
 screenshot(Path("/tmp/rep-pass/index.html"), Path("docs/report-pass.png"))
 screenshot(Path("/tmp/rep-fail/index.html"), Path("docs/report-fail.png"))
-from PIL import Image  # noqa: E402
+from PIL import Image
+
 screenshot(Path("/tmp/rep-fail/index.html"), Path("/tmp/report-full.png"), 1280, 9000)
 Image.open("/tmp/report-full.png").crop((0, 1557, 1280, 2457)).save("docs/report-matrix.png")

@@ -53,7 +53,7 @@ def _inputs(tests: dict, stages: list, rows: list[dict] | None = None) -> Report
 def test_the_top_of_the_report_names_both_games_and_links_their_sections(tmp_path: Path) -> None:
     html = (build_report(_inputs(TESTS, STAGES_OK), tmp_path / "r") / "index.html").read_text()
     duel, classic = default_catalogue().title, default_catalogue("azul").title
-    title = re.search(r"<title>(.*?)</title>", html, re.S).group(1)     # type: ignore[union-attr]
+    title = re.search(r"<title>(.*?)</title>", html, re.DOTALL).group(1)     # type: ignore[union-attr]
     assert duel in title and classic in title, title
     nav = html[html.index('<nav class="toc"'):html.index("</nav>")]
     for game in ("duel", "azul"):
@@ -74,7 +74,7 @@ def test_the_classic_phase_diagram_shows_its_visits(tmp_path: Path) -> None:
     html = (build_report(_inputs(TESTS, STAGES_OK), tmp_path / "r") / "index.html").read_text()
     section = html[html.index('id="game-azul-phases"'):html.index('id="game-azul-clauses"')]
     for (a, b), n in CLASSIC_VISITS.items():
-        assert re.search(rf"<td>{a}</td><td>{b}</td>.*?<td class=\"num \">{n}</td>", section, re.S), f"{a} -> {b}: {n}"
+        assert re.search(rf"<td>{a}</td><td>{b}</td>.*?<td class=\"num \">{n}</td>", section, re.DOTALL), f"{a} -> {b}: {n}"
     assert "visits: 41" in section or "<pre>" in section, "the diagram's edge label carries the count"
 
 
