@@ -56,7 +56,8 @@ class OutputPath(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         path = super().convert(value, param, ctx)
-        why = unwritable(Path(path), self.folder)
+        shown = os.fsdecode(path)
+        why = unwritable(Path(shown), self.folder)
         if why:
-            self.fail(f"{path}: cannot write there ({why})", param, ctx)
+            self.fail(f"{shown}: cannot write there ({why})", param, ctx)
         return path
