@@ -35,9 +35,13 @@ from harness.report import ReportInputs, build_report
 from spec import default_catalogue, validate
 
 PROFILES: dict[str, dict[str, int]] = {
-    # mutation_seconds: time for re-running stale clauses' mutants (the rest stay stale: not guarded)
-    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_seconds": 300},
-    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_seconds": 1800},
+    # mutation_mutants: how many mutants of stale clauses are re-run, whole clauses in plan order (the
+    # rest stay not measured). A count, not seconds: which clauses are measured, and so the verdict,
+    # must not depend on the machine's load (a 300 s budget made CI red on a busy box, issue 22).
+    # About 1 CPU s a mutant (`duel.score.broken-penalty`: 38 mutants, 30 CPU s on a fresh clone).
+    # A caller may still pass mutation_seconds (a clock) for a run it wants cut short.
+    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_mutants": 400},
+    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_mutants": 2400},
     "deep": {"games": 10000, "matrix_games": 400, "shrink": 1},   # Hypothesis shrinks each broken row
 }
 
@@ -402,6 +406,7 @@ def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str
     plans = plan(ROOT, catalogue, tests_json)
     stored = load_results(ROOT)
     todo = list(plans) if profile == "deep" else stale(plans, stored)
+    todo = within_mutants(todo, plans, settings.get("mutation_mutants"))
     budget = settings.get("mutation_seconds")
     deadline = time.monotonic() + budget if budget else None
     if todo:
@@ -423,9 +428,24 @@ def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str
     st.detail = (f"{guarded}/{guardable} clauses guarded ({share:.0%}, threshold {threshold:.0%}; "
                  f"{len(judged) - guardable} with no model site); mutants killed {killed}/{total}; "
                  f"{len(todo)} clause(s) re-run, the rest from {RESULTS}"
-                 + (f"; {still_stale} not measured (out of time: run `azul-rules mutate{game}`)" if still_stale else "")
+                 + (f"; {still_stale} not measured (past the profile's mutants or time: run `azul-rules mutate{game}`)"
+                    if still_stale else "")
                  + ("" if save else f"; {RESULTS} not written (the suite is red)"))
     return judged
+
+
+def within_mutants(todo: list[str], plans: Mapping[str, Any], limit: int | None) -> list[str]:
+    """The clauses of `todo`, in order, whose mutants together stay within `limit` (None: all);
+    whole clauses only, so the same tree always measures the same clauses."""
+    if limit is None:
+        return todo
+    chosen, count = [], 0
+    for cid in todo:
+        count += len(plans[cid].mutants)
+        if count > limit:
+            break
+        chosen.append(cid)
+    return chosen
 
 
 def _start_workers(workers: Workers) -> None:

@@ -70,3 +70,20 @@ def test_verify_shows_counterexample_paths_in_the_report_not_in_its_scratch_fold
     assert _into_report((failures, "detail"), found, out) == (
         ["report/counterexamples/b.toml", "defaults: floor: report/counterexamples/c.toml", "no path here"], "detail")
     assert _into_report(None, found, out) is None
+
+
+def test_verify_re_runs_a_count_of_mutants_not_a_clock() -> None:
+    """Which stale clauses verify's mutation stage measures depends on their mutants (whole clauses,
+    in plan order, within the profile's count), never on how busy the machine is (issue 22: the
+    300 s budget made CI red under load); no profile sets a clock."""
+    import types
+
+    from harness.verify import PROFILES, within_mutants
+
+    plans = {c: types.SimpleNamespace(mutants=[0] * n) for c, n in (("a", 3), ("b", 3), ("c", 1))}
+    assert within_mutants(["a", "b", "c"], plans, 7) == ["a", "b", "c"]
+    assert within_mutants(["a", "b", "c"], plans, 4) == ["a"]               # c would fit, but order decides
+    assert within_mutants(["a", "b", "c"], plans, 2) == []
+    assert within_mutants(["a", "b", "c"], plans, None) == ["a", "b", "c"]
+    assert all("mutation_seconds" not in p for p in PROFILES.values())
+    assert PROFILES["ci"]["mutation_mutants"] > 0
