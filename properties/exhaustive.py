@@ -25,7 +25,7 @@ one parent pointer (array of ints) for the trace, so memory is about `max_positi
 plus the widest frontier's states, both capped (`max_positions`, `max_frontier`). Each child costs
 one `state.copy()` (the game's own hand-written copy) and one `apply`; `copy_mode="deepcopy"` runs
 the same search with `copy.deepcopy(game)` at every node instead (the naive baseline of `perft
---naive`). Budgets: `max_nodes` and `max_cpu_seconds` (process CPU time) stop the search cleanly.
+--naive`), `copy_mode="game"` with the game's own `copy()` (state and forked chance). Budgets: `max_nodes` and `max_cpu_seconds` (process CPU time) stop the search cleanly.
 
 Shared machinery: nothing here names a game; games come through the registry (`checks_for`).
 """
@@ -33,6 +33,7 @@ Shared machinery: nothing here names a game; games come through the registry (`c
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import random
 import time
@@ -151,10 +152,14 @@ class Checks:
     step_invariants: Callable[..., list[Violation]] | None = None
 
 
-def checks_for(entry: Any, *, steps: bool = True) -> Checks:
-    """The registry entry's fingerprint, state invariants and (with `steps`) step invariants."""
-    return Checks(fingerprint=entry.load("fingerprint"),
-                  invariants=entry.load("invariants") if entry.has("invariants") else None,
+def checks_for(entry: Any, *, steps: bool = True, physical_only: bool = False) -> Checks:
+    """The registry entry's fingerprint, state invariants and (with `steps`) step invariants.
+    `physical_only`: only the state invariants a hand-built position (a scenario's `given`) must
+    keep (the games' `invariants(game, physical_only=True)`), not the bookkeeping of a whole game."""
+    invariants = entry.load("invariants") if entry.has("invariants") else None
+    if invariants is not None and physical_only:
+        invariants = functools.partial(invariants, physical_only=True)
+    return Checks(fingerprint=entry.load("fingerprint"), invariants=invariants,
                   step_invariants=entry.load("step_invariants") if steps and entry.has("step_invariants") else None)
 
 
@@ -190,6 +195,7 @@ class Exploration:
     partial: Level | None = None                 # what the depth it stopped in had counted
     revisits: int = 0                            # children whose position was seen at a shallower depth
     chance_runs_abandoned: int = 0               # chance branches the rules gave up on (RuleLoopError)
+    chance_steps: int = 0                        # steps whose draws branched (more than one outcome)
     cpu_seconds: float = 0.0
 
     @property
@@ -221,8 +227,8 @@ class Exploration:
             return (f"VIOLATED {name} [{clause}] at depth {self.counterexample.depth}: {message} "
                     f"(shortest trace: {len(self.counterexample.steps)} steps)")
         if self.stopped:
-            return (f"no violation in {self.positions:,} positions to depth {reached} "
-                    f"(incomplete: {self.stopped}; asked depth {self.depth})")
+            return (f"no violation in {self.positions:,} positions: all to depth {reached}, depth {reached + 1} "
+                    f"in part (incomplete: {self.stopped}; asked depth {self.depth})")
         return f"holds in all {self.positions:,} positions to depth {reached}"
 
     def to_data(self) -> dict[str, Any]:
@@ -233,6 +239,7 @@ class Exploration:
             "partial": None if self.partial is None else attrs.asdict(self.partial),
             "nodes": self.nodes, "positions": self.positions, "revisits": self.revisits,
             "paths_exact": self.paths_exact, "chance_runs_abandoned": self.chance_runs_abandoned,
+            "chance_steps": self.chance_steps,
             "cpu_seconds": round(self.cpu_seconds, 3), "nodes_per_cpu_second": round(self.nodes_per_cpu_second),
             "verdict": self.verdict(),
             "counterexample": None if cx is None else {
@@ -257,6 +264,13 @@ class _Edge:
     script: tuple[int, ...] | None
 
 
+COPY_MODES = ("state", "game", "deepcopy")
+
+
+def _copy_game(game: Any) -> Any:
+    return game.copy()
+
+
 def _digest(fp: bytes) -> bytes:
     return hashlib.blake2b(fp, digest_size=16).digest()
 
@@ -266,11 +280,14 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
             max_chance_runs: int = 4096, copy_mode: str = "state",
             progress: Callable[[Level], None] | None = None) -> Exploration:
     """Every continuation of `game` (left untouched) to `depth` steps: see the module docstring.
-    `copy_mode`: "state" (copy the state object: the fast way) or "deepcopy" (the naive baseline)."""
-    if copy_mode not in ("state", "deepcopy"):
-        raise ValueError(f"copy_mode must be 'state' or 'deepcopy', not {copy_mode!r}")
+    `copy_mode`: "state" (copy the state object into the one game played on: the fast way), "game"
+    (a whole `game.copy()` per node: the state and a forked chance) or "deepcopy" (copy.deepcopy of the
+    game per node: the naive baseline)."""
+    if copy_mode not in COPY_MODES:
+        raise ValueError(f"copy_mode must be one of {', '.join(COPY_MODES)}, not {copy_mode!r}")
     fingerprint, invariants, step_invariants = checks.fingerprint, checks.invariants, checks.step_invariants
-    naive = copy_mode == "deepcopy"
+    naive = copy_mode != "state"
+    copy_game: Callable[[Any], Any] = copy.deepcopy if copy_mode == "deepcopy" else _copy_game
     start_cpu = time.process_time()
     result = Exploration(depth=depth, chance=chance)
 
@@ -328,7 +345,7 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
                         if runs > max_chance_runs:
                             raise _Stop(f"a step has more than {max_chance_runs:,} chance outcomes (max_chance_runs)")
                         if naive:
-                            child = copy.deepcopy(position)
+                            child = copy_game(position)
                         else:
                             child = work
                             child.state = position.copy()
@@ -346,6 +363,8 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
                                 trace_of(pid, _Edge(pid, index, this_script)))
                             raise _Stop("") from None
                         script = draws.next_script() if chance else None
+                        if runs == 1 and script is not None:
+                            result.chance_steps += 1
                         if events is None:
                             continue
                         nodes += 1
@@ -397,8 +416,8 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
             frontier = following                   # type: ignore[assignment]
             if not frontier:
                 break
-    except _Stop as stop:
-        result.stopped = stop.args[0]
+    except (_Stop, KeyboardInterrupt) as stop:
+        result.stopped = stop.args[0] if isinstance(stop, _Stop) else "interrupted (Ctrl-C)"
         result.partial = Level(d, nodes, distinct, paths)
     result.cpu_seconds = time.process_time() - start_cpu
     return result
@@ -437,3 +456,91 @@ def explore_game(entry: Any, depth: int, *, players: int | None = None, seed: in
     """`explore` for a registry entry: from `game` if given, else from a new game's set-up."""
     start = game if game is not None else entry.load("new_game")(seed=seed, overrides=overrides, players=players)
     return explore(start, depth, checks_for(entry, steps=steps), **options)
+
+
+# --- is the fingerprint sound? ---------------------------------------------------------------------------
+def fingerprint_blind_spots(game: Any, fingerprint: Fingerprint) -> list[str]:
+    """The fields of `game`'s state (walked through attrs, lists and tuples) whose change leaves the
+    fingerprint as it was: each int moved by one, each bool flipped, each list one element longer
+    and shorter, each string replaced. A sound fingerprint has none: two positions that differ in
+    any one field get different keys. (A change the fingerprint refuses to encode, by raising, is
+    not blind.) `game` is left as it was."""
+    work = game.copy()
+    base = fingerprint(work)
+    blind: list[str] = []
+
+    def differs() -> bool:
+        try:
+            return fingerprint(work) != base
+        except Exception:
+            return True
+
+    def visit(holder: Any, name: Any, value: Any, path: str) -> None:
+        def put(new: Any) -> None:
+            if isinstance(holder, list):
+                holder[name] = new
+            else:
+                object.__setattr__(holder, name, new)
+
+        if isinstance(value, bool):
+            changes: list[Any] = [not value]
+        elif isinstance(value, int):
+            changes = [value + 1]
+        elif isinstance(value, str):
+            changes = [value + "'"]
+        elif isinstance(value, tuple) and all(isinstance(v, int) for v in value):
+            changes = [value[:i] + (v + 1,) + value[i + 1:] for i, v in enumerate(value)] + [value + (0,)]
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                visit(value, i, item, f"{path}[{i}]")
+            changes = []
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                changes = [value + [value[-1] if value else 0]] + ([value[:-1]] if value else [])
+        elif attrs.has(type(value)):
+            for field in attrs.fields(type(value)):
+                visit(value, field.name, getattr(value, field.name), f"{path}.{field.name}")
+            changes = []
+        else:
+            changes = []
+        for new in changes:
+            put(new)
+            if not differs():
+                blind.append(f"{path} = {new!r}")
+            put(value)
+
+    visit(work, "state", work.state, "state")
+    return blind
+
+
+@attrs.frozen
+class SoundnessReport:
+    """Positions explored, by fingerprint and by whole-state equality (`repr` of the state: every
+    field), and the fingerprints shared by unequal states (`merged`, each with two such states)."""
+
+    by_fingerprint: int
+    by_state: int
+    merged: tuple[tuple[str, str], ...]
+
+
+def fingerprint_soundness(starts: Sequence[Any], depth: int, fingerprint: Fingerprint,
+                          max_nodes: int = 200_000) -> SoundnessReport:
+    """Explore from each start to `depth`, deduplicating by `fingerprint`, and check every child
+    against whole-state equality: a fingerprint that merges two unequal states (it drops something
+    that decides the future) is caught where the search meets both."""
+    kept: dict[bytes, str] = {}
+    states: set[str] = set()
+    merged: list[tuple[str, str]] = []
+
+    def watched(game: Any) -> bytes:
+        fp = fingerprint(game)
+        text = repr(game.state)
+        states.add(text)
+        held = kept.setdefault(fp, text)
+        if held != text and len(merged) < 10:
+            merged.append((held, text))
+        return fp
+
+    for start in starts:
+        watched(start)
+        explore(start, depth, Checks(fingerprint=watched), max_nodes=max_nodes)
+    return SoundnessReport(len(kept), len(states), tuple(merged))
