@@ -128,8 +128,8 @@ def perft_command(ctx: click.Context, game: str, players: int | None, depth: int
     checks = checks_for(entry, steps=steps and not no_invariants, physical_only=scenario is not None)
     if no_invariants:
         checks = attrs.evolve(checks, invariants=None)
-    options: dict[str, Any] = dict(chance=chance, max_nodes=max_nodes, max_cpu_seconds=max_cpu,
-                                   max_positions=max_positions, max_frontier=max_frontier)
+    options: dict[str, Any] = {"chance": chance, "max_nodes": max_nodes, "max_cpu_seconds": max_cpu,
+                               "max_positions": max_positions, "max_frontier": max_frontier}
     to_stdout = json_path is not None and str(json_path) == "-"
     console = Console(stderr=to_stdout)
 

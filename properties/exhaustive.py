@@ -87,7 +87,7 @@ class PositionChance:
     def draw_chip(self, supply: Sequence[int]) -> int:
         return sorted(supply)[self._rng.randrange(len(supply))]
 
-    def fork(self) -> "PositionChance":
+    def fork(self) -> PositionChance:
         twin = PositionChance(self.key)
         if self._made is not None:
             twin._made = random.Random()
@@ -129,7 +129,7 @@ class ChoiceChance:
     def draw_chip(self, supply: Sequence[int]) -> int:
         return int(self._choose(sorted(set(supply))))
 
-    def fork(self) -> "ChoiceChance":
+    def fork(self) -> ChoiceChance:
         twin = ChoiceChance(self.script)
         twin.made, twin.arity = self.made[:], self.arity[:]
         return twin
@@ -357,7 +357,7 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
                         except RuleLoopError:
                             result.chance_runs_abandoned += 1
                             events = None
-                        except Exception as exc:     # a crash of the rules is a counterexample too
+                        except Exception as exc:  # noqa: BLE001 -- a crash of the rules is a counterexample too
                             result.counterexample = Counterexample(
                                 d, ("no-crash", "", f"{type(exc).__name__}: {exc}"),
                                 trace_of(pid, _Edge(pid, index, this_script)))
@@ -433,11 +433,11 @@ def _replay(game: Any, fingerprint: Fingerprint, chain: list[_Edge]) -> tuple[Tr
             PositionChance(fingerprint(g) + str(action).encode("utf-8"))
         recorder = RecordingChance(inner)
         g.chance = recorder
+        draws: dict[str, Any] = {}
         try:
             g.apply(action)
-        except Exception:                        # the crash the trace ends on
-            pass
-        draws: dict[str, Any] = {}
+        except Exception as exc:  # noqa: BLE001 -- the crash the trace ends on, said in its last step
+            draws["crash"] = f"{type(exc).__name__}: {exc}"
         if recorder.tiles:
             draws["tiles"] = list(recorder.tiles)
         if recorder.chips:
@@ -472,7 +472,7 @@ def fingerprint_blind_spots(game: Any, fingerprint: Fingerprint) -> list[str]:
     def differs() -> bool:
         try:
             return fingerprint(work) != base
-        except Exception:
+        except Exception:  # noqa: BLE001 -- a value the fingerprint refuses to encode cannot collide
             return True
 
     def visit(holder: Any, name: Any, value: Any, path: str) -> None:
