@@ -10,8 +10,8 @@ violation found is one of the shallowest: its trace is a shortest counterexample
   paths      the action sequences of this length (chess perft), carried as multiplicities through
              the deduplicated positions; exact while no position recurs at a deeper depth
 
-Chance. `chance=False`: each step's draws come from a generator seeded from the position and the
-action (`PositionChance`), so one position has one future and deduplication stays sound.
+Chance. `chance=False`: each step's draws come from a generator seeded from the position (its
+fingerprint's digest) and the action (`PositionChance`), so one position has one future and deduplication stays sound.
 `chance=True`: every distinct outcome of every draw is a branch (`ChoiceChance`: each colour the bag
 holds, each chip of the supply, each first player, each plate for each place of the pile), found by
 re-running the step with the next script of choices until the tree of choices is exhausted; each
@@ -294,8 +294,8 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
     root = game.snapshot()                  # the position, never played on
     work = game.copy()                      # the one game every child is played on (fast mode)
     before = game.snapshot()                # the parent, for the step invariants
-    root_fp = fingerprint(root)
-    seen: set[bytes] = {_digest(root_fp)}
+    root_key = _digest(fingerprint(root))
+    seen: set[bytes] = {root_key}
     parents = array("q", [-1])              # per position id: parent id, action index
     indices = array("l", [-1])
     scripts: dict[int, tuple[int, ...]] = {}
@@ -308,8 +308,8 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
         result.cpu_seconds = time.process_time() - start_cpu
         return result
 
-    # the frontier: (position id, position (a state, or a whole game when naive), fingerprint, paths)
-    frontier: list[list[Any]] = [[0, root if naive else root.state, root_fp, 1]]
+    # the frontier: (position id, position (a state, or a whole game when naive), its digest, paths)
+    frontier: list[list[Any]] = [[0, root if naive else root.state, root_key, 1]]
     nodes_total = 1
 
     def trace_of(pid: int, last: _Edge | None) -> tuple[TraceStep, ...]:
@@ -325,7 +325,7 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
             nodes = distinct = paths = 0
             layer: dict[bytes, int] = {}            # this depth's digests -> index in `following` (-1: not kept)
             following: list[list[Any]] = []
-            for pid, position, fp, mult in frontier:
+            for pid, position, parent_key, mult in frontier:
                 if naive:
                     parent_game = position
                 else:
@@ -349,7 +349,7 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
                         else:
                             child = work
                             child.state = position.copy()
-                        draws: Any = ChoiceChance(script) if chance else PositionChance(fp + akey)
+                        draws: Any = ChoiceChance(script) if chance else PositionChance(parent_key + akey)
                         child.chance = draws
                         this_script = script if chance else None
                         try:
@@ -376,8 +376,7 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
                                 result.counterexample = Counterexample(
                                     d, problems[0], trace_of(pid, _Edge(pid, index, this_script)))
                                 raise _Stop("")
-                        cfp = fingerprint(child)
-                        key = _digest(cfp)
+                        key = _digest(fingerprint(child))
                         if key in layer:               # reached again at this depth: a transposition
                             at = layer[key]
                             if at >= 0:
@@ -400,7 +399,7 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
                                 raise _Stop("")
                         if not last_depth:
                             layer[key] = len(following)
-                            following.append([new_id, child if naive else child.state, cfp, mult])
+                            following.append([new_id, child if naive else child.state, key, mult])
                             if len(following) > max_frontier:
                                 raise _Stop(f"more than {max_frontier:,} positions at depth {d} (max_frontier)")
                         if len(seen) + len(layer) > max_positions:
@@ -430,7 +429,7 @@ def _replay(game: Any, fingerprint: Fingerprint, chain: list[_Edge]) -> tuple[Tr
     for edge in chain:
         action = g.legal_actions()[edge.index]
         inner: Any = ChoiceChance(edge.script) if edge.script is not None else \
-            PositionChance(fingerprint(g) + str(action).encode("utf-8"))
+            PositionChance(_digest(fingerprint(g)) + str(action).encode("utf-8"))
         recorder = RecordingChance(inner)
         g.chance = recorder
         draws: dict[str, Any] = {}
