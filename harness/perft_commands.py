@@ -96,7 +96,7 @@ def _compare(position: Any, depth: int, checks: Any, options: dict[str, Any], co
 @click.option("--max-cpu", "max_cpu", type=click.FloatRange(min=0, min_open=True), default=3600.0, show_default=True,
               help="CPU seconds before the search stops (said in the verdict).")
 @click.option("--max-positions", type=click.IntRange(1), default=5_000_000, show_default=True,
-              help="Distinct positions kept (the memory bound: about 100 bytes each).")
+              help="Distinct positions kept (the memory bound: about 100-150 bytes each).")
 @click.option("--max-frontier", type=click.IntRange(1), default=500_000, show_default=True,
               help="Positions of one depth kept as states for the next depth.")
 @click.option("--naive", is_flag=True,

@@ -20,12 +20,14 @@ the verdict). The root position itself is never re-drawn (the set-up's draws are
 
 Cost. A position is kept as its state object only while its depth is the frontier (two depths at
 most) and the last depth is never kept; every position ever seen costs one 16-byte digest of its
-fingerprint in the seen-set (blake2b: a collision among 10^7 positions has probability ~1e-24) and
-one parent pointer (array of ints) for the trace, so memory is about `max_positions` x ~100 bytes
-plus the widest frontier's states, both capped (`max_positions`, `max_frontier`). Each child costs
-one `state.copy()` (the game's own hand-written copy) and one `apply`; `copy_mode="deepcopy"` runs
-the same search with `copy.deepcopy(game)` at every node instead (the naive baseline of `perft
---naive`), `copy_mode="game"` with the game's own `copy()` (state and forked chance). Budgets: `max_nodes` and `max_cpu_seconds` (process CPU time) stop the search cleanly.
+fingerprint in a set (blake2b: a collision among 10^7 positions has probability ~1e-24), and one
+that is expanded also a parent pointer (two array slots) for the trace: about 100-150 bytes a
+position, so memory is bounded by `max_positions` and, for the states, `max_frontier`. Each child
+costs one `state.copy()` (the game's own hand-written copy) and one `apply`; `copy_mode="deepcopy"`
+runs the same search with `copy.deepcopy(game)` at every node instead (the naive baseline of
+`perft --naive`), `copy_mode="game"` with the game's own `copy()` (state and forked chance).
+Budgets: `max_nodes` and `max_cpu_seconds` (process CPU time) stop the search cleanly, as does
+Ctrl-C; the depth it stopped in is reported as `partial`.
 
 Shared machinery: nothing here names a game; games come through the registry (`checks_for`).
 """
@@ -323,7 +325,8 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
         for d in range(1, depth + 1):
             last_depth = d == depth
             nodes = distinct = paths = 0
-            layer: dict[bytes, int] = {}            # this depth's digests -> index in `following` (-1: not kept)
+            layer: dict[bytes, int] = {}            # this depth's digests -> index in `following`
+            ends: set[bytes] = set()                # the last depth's digests (never expanded)
             following: list[list[Any]] = []
             for pid, position, parent_key, mult in frontier:
                 if naive:
@@ -377,38 +380,44 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
                                     d, problems[0], trace_of(pid, _Edge(pid, index, this_script)))
                                 raise _Stop("")
                         key = _digest(fingerprint(child))
-                        if key in layer:               # reached again at this depth: a transposition
-                            at = layer[key]
-                            if at >= 0:
+                        if last_depth:                 # the last depth: only its keys, in a set
+                            if key in ends:
+                                continue
+                        else:
+                            at = layer.get(key)
+                            if at is not None:         # reached again at this depth: a transposition
                                 following[at][3] += mult
-                            continue
+                                continue
                         if key in seen:                # reached at a shallower depth: not expanded again
                             result.revisits += 1
                             continue
-                        layer[key] = -1
                         distinct += 1
-                        new_id = len(parents)
-                        parents.append(pid)
-                        indices.append(index)
-                        if this_script:
-                            scripts[new_id] = this_script
                         if invariants:
                             problems = invariants(child)
                             if problems:
-                                result.counterexample = Counterexample(d, problems[0], trace_of(new_id, None))
+                                result.counterexample = Counterexample(
+                                    d, problems[0], trace_of(pid, _Edge(pid, index, this_script)))
                                 raise _Stop("")
-                        if not last_depth:
+                        if last_depth:
+                            ends.add(key)
+                        else:
+                            new_id = len(parents)
+                            parents.append(pid)
+                            indices.append(index)
+                            if this_script:
+                                scripts[new_id] = this_script
                             layer[key] = len(following)
                             following.append([new_id, child if naive else child.state, key, mult])
                             if len(following) > max_frontier:
                                 raise _Stop(f"more than {max_frontier:,} positions at depth {d} (max_frontier)")
-                        if len(seen) + len(layer) > max_positions:
+                        if len(seen) + len(layer) + len(ends) > max_positions:
                             raise _Stop(f"more than {max_positions:,} positions (max_positions)")
                         if nodes_total > max_nodes:
                             raise _Stop(f"{max_nodes:,} nodes (max_nodes)")
                     if nodes & 1023 == 0 and time.process_time() - start_cpu > max_cpu_seconds:
                         raise _Stop(f"{max_cpu_seconds:g} CPU seconds (max_cpu_seconds)")
-            seen.update(layer)
+            if not last_depth:
+                seen.update(layer)
             result.levels.append(Level(d, nodes, distinct, paths))
             if progress:
                 progress(result.levels[-1])
