@@ -139,24 +139,26 @@ def perft_command(ctx: click.Context, game: str, players: int | None, depth: int
     result = explore(position, depth, checks, progress=progress, **options)
     where = f"from {scenario}" if scenario else f"from set-up (seed {seed})"
     console.print(_levels_table(result, f"{entry.title} perft {where}, depth {depth}{', with chance' if chance else ''}"))
-    console.print(result.verdict())
+    checked = [what for what, on in (("state invariants" + (" (physical)" if scenario else ""), checks.invariants),
+                                     ("step invariants", checks.step_invariants)) if on] or ["nothing but the rules"]
+    console.print(result.verdict(), soft_wrap=True, markup=False)
+    console.print(f"checked at every node: {', '.join(checked)}", style="dim")
     if result.counterexample is not None:
         for n, step in enumerate(result.counterexample.steps, 1):
             draws = f"   draws {step.draws}" if step.draws else ""
-            console.print(f"  {n}. {step.action}{draws}")
+            console.print(f"  {n}. {step.action}{draws}", soft_wrap=True, markup=False)
     console.print(f"{result.nodes:,} nodes in {result.cpu_seconds:.2f} CPU s: {result.nodes_per_cpu_second:,.0f} "
                   f"nodes per CPU second" + ("" if result.paths_exact else
                                             f" ({result.revisits:,} positions recurred deeper: paths are a lower bound)"))
     data = result.to_data()
-    data.update(game=name, players=players, start=where)
+    data.update(game=name, players=players, start=where, checked=checked)
     if naive:
         data["naive"] = _compare(position, depth, checks, dict(options, max_nodes=min(naive_nodes, max_nodes)), console)
-        if not data["naive"]["same_counts"]:
-            raise SystemExit(1)
     if json_path is not None:
         text = json.dumps(data, indent=2)
         if to_stdout:
             click.echo(text)
         else:
             json_path.write_text(text + "\n", encoding="utf-8")
-    raise SystemExit(1 if result.counterexample is not None else 0)
+    broken = result.counterexample is not None or (naive and not data["naive"]["same_counts"])
+    raise SystemExit(1 if broken else 0)

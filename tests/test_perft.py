@@ -268,3 +268,14 @@ def test_perft_command_from_a_scenario_and_bad_input(tmp_path: Any) -> None:
     assert "Traceback" not in missing.stderr
     wrong = run_cli("perft", "--game", "azul", "--from", "fixtures/duel/edge-cases/rare-empty-round.toml")
     assert wrong.returncode != 0 and "not 'azul'" in wrong.stderr
+
+
+def test_perft_command_prints_the_counterexample(monkeypatch: pytest.MonkeyPatch) -> None:
+    import harness.perft_commands as perft
+
+    monkeypatch.setattr(perft, "checks_for", lambda entry, **_: Checks(
+        fingerprint=entry.load("fingerprint"), invariants=_two_floors))
+    done = run_cli("perft", "--game", "azul", "--depth", "3")
+    assert done.returncode == 1
+    assert "VIOLATED planted-two-floors [azul.floor.capacity] at depth 2" in done.stdout
+    assert "  2. take" in done.stdout and "floor" in done.stdout
