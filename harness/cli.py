@@ -30,6 +30,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "suspects": "harness.suspect_commands:suspects_command",
     "diff": "harness.diff:diff_command",
     "check": "harness.check_commands:check_command",
+    "perft": "harness.perft_commands:perft_command",
 }
 
 
