@@ -678,7 +678,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
               help="Time budget for building one git revision.")
 @click.option("--rerun-mutants", is_flag=True,
               help="Let a revision's verify re-run its stale mutants (default: judge from its committed tests/mutants.json).")
-@click.option("--build-log", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--build-log", type=OutputPath(folder=True), default=None,
               help="Folder for each revision's build output (REV.log).")
 @click.option("--repo", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True)
 def diff_command(base: str, head: str, markdown: bool, out: Path | None, fail_on: str, build_seconds: float,

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from harness.errors import UserError
 from harness.game_option import check_players, game_option, parse_overrides, require
+from harness.output_path import OutputPath
 from properties.exhaustive import Exploration, Level, checks_for, explore
 
 
@@ -104,7 +105,7 @@ def _compare(position: Any, depth: int, checks: Any, options: dict[str, Any], co
                    "game.copy() at every node, and print the three speeds.")
 @click.option("--naive-nodes", type=click.IntRange(1), default=50_000, show_default=True,
               help="Nodes of the --naive comparison (both ways walk exactly these first nodes).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--json", "json_path", type=OutputPath(), default=None,
               help="Also write the result as JSON ('-' for stdout only).")
 @click.pass_context
 def perft_command(ctx: click.Context, game: str, players: int | None, depth: int, chance: bool,

@@ -28,6 +28,8 @@ COMMANDS = [
     ["show", SCENARIO, "--png", "{bad}/x.png"],
     ["graph", "--out", "{bad}/g.svg"],
     ["differential", "--games", "1", "--json", "{bad}/x.json"],
+    ["diff", "HEAD", "HEAD", "--build-log", "{bad}"],
+    ["perft", "--depth", "1", "--json", "{bad}/p.json"],
 ]
 
 
