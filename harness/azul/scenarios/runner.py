@@ -5,11 +5,10 @@ refused under that clause and leave the state unchanged), compare every expectat
 from __future__ import annotations
 
 
-import attrs
-
 from harness.azul.scenarios.expectations import check_then
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
+from harness.scenarios.readings import run_every_reading
 from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
 from model.azul import IllegalAction, parse_action
@@ -27,13 +26,7 @@ def _invariant_diffs(game: Game, field: str, *, physical_only: bool = False) -> 
 
 def run_scenario(scenario: Scenario) -> ScenarioResult:
     """The file's own reading, then each of its `readings` (their diffs say which reading)."""
-    result = _run_one(scenario)
-    diffs, ran = list(result.diffs), result.steps_run
-    for reading in scenario.readings:
-        other = _run_one(scenario.under(reading))
-        diffs += [f"{reading.field} ({reading.label}): {d}" for d in other.diffs]
-        ran += other.steps_run
-    return attrs.evolve(result, passed=not diffs, diffs=tuple(diffs), steps_run=ran)
+    return run_every_reading(scenario, _run_one, Scenario.under)
 
 
 def _run_one(scenario: Scenario) -> ScenarioResult:
