@@ -63,7 +63,8 @@ def merged_then(then: Mapping[str, Any], reading: Reading, merged: Iterable[str]
 
 
 class WithReadings(Protocol):
-    readings: tuple[Reading, ...]
+    @property
+    def readings(self) -> tuple[Reading, ...]: ...
 
 
 S = TypeVar("S", bound=WithReadings)

@@ -69,7 +69,7 @@ class Scenario(LocatedInFile):
     stop: str | None = None
     readings: tuple[Reading, ...] = ()
 
-    def under(self, reading: Reading) -> "Scenario":
+    def under(self, reading: Reading) -> Scenario:
         """This scenario under one of its `readings`: those interpretations, `then` merged over."""
         return attrs.evolve(self, interpretations={**self.interpretations, **reading.interpretations},
                             then=merged_then(self.then, reading, MERGED), readings=())
