@@ -493,11 +493,14 @@ def _greedy_fits(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, 
     return True
 
 
+_NOWHERE: frozenset[Loc] = frozenset()
+
+
 def _feasible(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, frozenset[Loc]]) -> list[str]:
     """Can every unit leaving `out_of` reach a place in `into` along allowed flows? Messages if not."""
+    if all(into.keys() <= reach.get(a, _NOWHERE) for a in out_of) or _greedy_fits(out_of, into, reach):
+        return []                # every place left can reach every place entered (most steps), or a routing fits
     pairs = [(a, b) for a in out_of for b in into]
-    if all(b in reach.get(a, ()) for a, b in pairs) or _greedy_fits(out_of, into, reach):
-        return []
     import networkx as nx          # only when the quick tests do not settle it (rare)
 
     g = nx.DiGraph()
@@ -573,7 +576,9 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     out: list[str] = []
     moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
     for (kind, loc), d in delta.items():                 # non-zero changes only
-        pair = moved.setdefault(kind, ({}, {}))
+        pair = moved.get(kind)
+        if pair is None:
+            pair = moved[kind] = ({}, {})
         if d < 0:
             pair[0][loc] = -d
         else:
