@@ -17,6 +17,7 @@ from model.events import Event
 from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
 from properties.azul.invariants import INVARIANTS, incremental
 from properties.azul.program import MachineFailure, Program
+from properties.azul.steps import RULE_STEP_INVARIANTS, rule_step_problems
 from properties.machine_hooks import Draw, FailedStep, MachineHooks, MachineRecord, MachineSetup, Problem
 from properties.matrix import RowSetup
 
@@ -25,6 +26,7 @@ Violation = tuple[str, str, str]
 STEP_INVARIANTS: dict[str, tuple[str, ...]] = {
     "generator-agrees": ("azul.offer.actions",),
     "phase-edges": ("azul.offer.end", "azul.end.trigger"),
+    **RULE_STEP_INVARIANTS,
 }
 INVARIANT_TABLE: dict[str, tuple[str, ...]] = {**{inv.name: inv.clauses for inv in INVARIANTS}, **STEP_INVARIANTS}
 
@@ -84,6 +86,8 @@ def step_invariants(before: Game, game: Game, events: list[Event], step: int, ac
             out.append(("generator-agrees", "azul.offer.actions",
                         f"generated-only {sorted(map(str, set(legal) - predicate))} vs "
                         f"predicate-only {sorted(map(str, predicate - set(legal)))}"))
+    out += [(name, RULE_STEP_INVARIANTS[name][0], problem)
+            for name, problem in rule_step_problems(before, game, events, step, action)]
     return out
 
 

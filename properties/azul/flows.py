@@ -1,0 +1,327 @@
+"""How classic Azul's components move: the table of allowed flows by action and phase, the check that
+a step made no other, the starting player marker's moves, and the refill's size.
+
+Every tile lies somewhere: a location is (place, owner, row), e.g. ("line", 1, 3) is pattern line 4
+of P2, ("factory", 2, -1) factory display 3, ("lid", -1, -1) the box lid. A step's flow is, colour by
+colour, the difference between where tiles lay before and after it; it is allowed when every tile
+that left a place can have reached a place that gained one along the flows of the step's action
+(done by the acting player) and of the phases the step ran through (work the rules do by themselves).
+Chained moves inside one step (the last take's tiles to a line, the line to the wall and the lid, the
+lid into the bag, the bag onto a factory) are paths of allowed flows.
+
+    take (actor me, source S, colour k)   S[k] -> line[me.dest], floor[me], lid     azul.offer.take-*, azul.lines.to-floor, azul.floor.overflow-lid
+                                          factory S[other colours] -> centre        azul.offer.take-factory
+                                          floor[me] -> lid (the displaced tile)    azul.offer.marker-on-full-floor=displace-to-lid
+    wall-tiling (any player P, row r)     line[P.r] -> wall[P.r], lid              azul.wall.move-rightmost, azul.wall.discard-rest
+                                          line[P.r] -> floor[P] (gray, no space)   azul.wall.no-space
+    round end                             floor[P] -> lid                           azul.floor.discard
+    preparation                           bag -> factory[*]                         azul.prep.refill
+                                          lid -> bag (with a bag-from-lid event)    azul.prep.bag-from-lid
+
+Beyond where tiles may go: a wall space never loses its tile and each wall row gains at most one a
+step (azul.wall.move-rightmost); during the offer the taken tiles reach the floor only when the line
+is full, and the lid only when the floor is (azul.lines.to-floor, azul.floor.overflow-lid); the
+marker leaves the centre with, and only with, the round's first take from the centre, to the taker
+(azul.offer.first-from-centre), and is back in the centre when the next round starts (azul.offer.
+marker-to-centre). `refill_problems` checks the refill: each display 4 tiles while the bag and lid
+last (azul.prep.refill, azul.prep.bag-from-lid, azul.prep.partial-fill).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind
+from model.azul.colours import COLOURS, EMPTY, MARKER, NUM_COLOURS, ROWS, TILES_PER_COLOUR
+from model.azul.state import CENTRE, FACTORY_TILES, FLOOR_SPACES, OFFER, OVER, TILING, AzulState
+from model.events import Event
+from properties.azul.oracle import offer_ended, tiled_span
+
+Loc = tuple[str, int, int]
+BAG: Loc = ("bag", -1, -1)
+LID: Loc = ("lid", -1, -1)
+CENTRE_LOC: Loc = ("centre", -1, -1)
+
+FLOW_CLAUSES: tuple[str, ...] = (
+    "azul.offer.take-factory", "azul.offer.take-centre", "azul.lines.to-floor", "azul.floor.overflow-lid",
+    "azul.wall.move-rightmost", "azul.wall.discard-rest", "azul.wall.no-space", "azul.floor.discard",
+    "azul.offer.first-from-centre", "azul.offer.marker-to-centre", "azul.component.starting-marker",
+)
+REFILL_CLAUSES: tuple[str, ...] = ("azul.prep.refill", "azul.setup.fill-factories", "azul.prep.bag-from-lid",
+                                   "azul.prep.partial-fill")
+
+
+def _line(who: int, row: int) -> Loc:
+    return ("line", who, row)
+
+
+def _floor(who: int) -> Loc:
+    return ("floor", who, -1)
+
+
+def _wall(who: int, row: int) -> Loc:
+    return ("wall", who, row)
+
+
+def where_tiles_lie(s: AzulState) -> dict[Loc, list[int]]:
+    """Tiles per colour at every location that holds any."""
+    out: dict[Loc, list[int]] = {}
+
+    def add(loc: Loc, colour: int, n: int = 1) -> None:
+        if n:
+            out.setdefault(loc, [0] * NUM_COLOURS)[colour] += n
+    for c in range(NUM_COLOURS):
+        add(BAG, c, s.bag[c])
+        add(LID, c, s.lid[c])
+        add(CENTRE_LOC, c, s.centre[c])
+        for f, factory in enumerate(s.factories):
+            add(("factory", f, -1), c, factory[c])
+    for who, b in enumerate(s.boards):
+        for row in range(ROWS):
+            if b.line_count[row] and 0 <= b.line_colour[row] < NUM_COLOURS:
+                add(_line(who, row), b.line_colour[row], b.line_count[row])
+            for col in range(ROWS):
+                t = b.wall[row * ROWS + col]
+                if t != EMPTY:
+                    add(_wall(who, row), t)
+        for t in b.floor:
+            if t != MARKER:
+                add(_floor(who), t)
+    return out
+
+
+def allowed_edges(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event],
+                  colour: int) -> dict[Loc, set[Loc]]:
+    """The flows of one colour the step may make (see the table above)."""
+    succ: dict[Loc, set[Loc]] = {}
+
+    def edge(a: Loc, b: Loc) -> None:
+        succ.setdefault(a, set()).add(b)
+    players = before.players
+    if action is not None and action.kind is Kind.TAKE and before.phase == OFFER:
+        source, taken, dest = action.args[:3]
+        me = before.to_move
+        src = CENTRE_LOC if source == CENTRE_SOURCE else ("factory", source, -1)
+        if colour == taken:
+            if dest < FLOOR:
+                edge(src, _line(me, dest))
+            edge(src, _floor(me))
+            edge(src, LID)
+        elif source != CENTRE_SOURCE:
+            edge(src, CENTRE_LOC)
+        if source == CENTRE_SOURCE and before.marker == CENTRE:
+            edge(_floor(me), LID)            # displace-to-lid; the marker check says whether it may
+    span = tiled_span(before, after, offer_ended(events))
+    if span is not None:
+        for who in range(players):
+            for row in range(ROWS):
+                if span[0] <= (who, row) < span[1]:
+                    edge(_line(who, row), _wall(who, row))
+                    edge(_line(who, row), LID)
+                    edge(_line(who, row), _floor(who))
+                    edge(_floor(who), LID)
+        if after.phase != TILING:
+            for who in range(players):
+                edge(_floor(who), LID)
+    if after.round != before.round:
+        for f in range(len(before.factories)):
+            edge(BAG, ("factory", f, -1))
+        if any(e.kind == "bag-from-lid" for e in events):
+            edge(LID, BAG)
+    return succ
+
+
+def _reach(succ: dict[Loc, set[Loc]], start: Loc) -> set[Loc]:
+    seen: set[Loc] = set()
+    todo = list(succ.get(start, ()))
+    while todo:                    # bounded: each location is visited once
+        n = todo.pop()
+        if n not in seen:
+            seen.add(n)
+            todo.extend(succ.get(n, ()))
+    seen.discard(start)
+    return seen
+
+
+def _label(loc: Loc) -> str:
+    place, owner, row = loc
+    if owner < 0:
+        return place
+    if place == "factory":
+        return f"F{owner + 1}"
+    return f"P{owner + 1} {place}" + (f" {row + 1}" if row >= 0 else "")
+
+
+def _routable(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, set[Loc]]) -> list[str]:
+    """Can every tile leaving `out_of` arrive at a place in `into` along allowed flows? A bipartite
+    transport problem on at most a few dozen places: a plain augmenting-path matching of units."""
+    need = dict(into)
+    stuck: list[str] = []
+    # route the most constrained sources first; then try to re-route by augmenting paths
+    assigned: dict[Loc, dict[Loc, int]] = {a: {} for a in out_of}
+    for a in sorted(out_of, key=lambda x: (len(reach.get(x, ())), x)):
+        for _ in range(out_of[a]):
+            if not _augment(a, need, assigned, reach, set()):
+                stuck.append(_label(a))
+                break
+    return [f"tiles from {a} that no allowed flow takes to {' / '.join(_label(b) for b in into)}" for a in stuck]
+
+
+def _augment(a: Loc, need: dict[Loc, int], assigned: dict[Loc, dict[Loc, int]], reach: dict[Loc, set[Loc]],
+             seen: set[Loc]) -> bool:
+    """Send one more unit from `a`: to a place still needing one, or to a place another source fills
+    whose unit can move elsewhere (depth bounded by the number of places)."""
+    targets = sorted(b for b in need if b in reach.get(a, ()))
+    for b in targets:
+        if need[b] > 0:
+            need[b] -= 1
+            assigned[a][b] = assigned[a].get(b, 0) + 1
+            return True
+    for b in targets:
+        if b in seen:
+            continue
+        seen.add(b)
+        for other, sent in assigned.items():
+            if other != a and sent.get(b, 0) > 0 and _augment(other, need, assigned, reach, seen):
+                sent[b] -= 1
+                assigned[a][b] = assigned[a].get(b, 0) + 1
+                return True
+    return False
+
+
+def flow_problems(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event]) -> list[str]:
+    """Every movement of the step the flow table does not allow, and the offer's and marker's rules."""
+    what = f"'{action}'" if action is not None else "the step"
+    old, new = where_tiles_lie(before), where_tiles_lie(after)
+    out: list[str] = []
+    for colour in range(NUM_COLOURS):
+        out_of: dict[Loc, int] = {}
+        into: dict[Loc, int] = {}
+        for loc in set(old) | set(new):
+            d = new.get(loc, (0,) * NUM_COLOURS)[colour] - old.get(loc, (0,) * NUM_COLOURS)[colour]
+            if d < 0:
+                out_of[loc] = -d
+            elif d > 0:
+                into[loc] = d
+        if not out_of or not into:
+            continue                   # appeared or vanished: tile-conservation reports it
+        succ = allowed_edges(before, after, action, events, colour)
+        reach = {a: _reach(succ, a) for a in out_of}
+        out += [f"{what} moved {COLOURS[colour]} {m}" for m in _routable(out_of, into, reach)]
+    out += _wall_rules(before, after, what)
+    out += _offer_rules(before, after, action, events, what)
+    out += marker_problems(before, after, action, events, what)
+    return out
+
+
+def _wall_rules(before: AzulState, after: AzulState, what: str) -> list[str]:
+    out = []
+    for who, (a, b) in enumerate(zip(before.boards, after.boards, strict=True)):
+        if a.wall == b.wall:
+            continue
+        for row in range(ROWS):
+            cells = range(row * ROWS, (row + 1) * ROWS)
+            lost = [i for i in cells if a.wall[i] != EMPTY and b.wall[i] != a.wall[i]]
+            gained = [i for i in cells if a.wall[i] == EMPTY and b.wall[i] != EMPTY]
+            if lost:
+                out.append(f"{what}: P{who + 1}'s wall row {row + 1} lost a tile")
+            if len(gained) > 1:
+                out.append(f"{what}: P{who + 1}'s wall row {row + 1} gained {len(gained)} tiles in one step")
+    return out
+
+
+def _offer_rules(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event],
+                 what: str) -> list[str]:
+    """A take that does not end the offer: the taken tiles reach the floor only when the line is full
+    (or past the split), and the lid only when the floor is."""
+    if action is None or action.kind is not Kind.TAKE or offer_ended(events):
+        return []
+    source, colour, dest = action.args[:3]
+    split = action.args[3] if len(action.args) > 3 else 0
+    me = before.to_move
+    a, b = before.boards[me], after.boards[me]
+    out = []
+    to_floor = b.floor.count(colour) - a.floor.count(colour)
+    if dest < FLOOR and to_floor > 0 and not split and b.line_count[dest] != dest + 1:
+        out.append(f"{what}: {to_floor} tiles went to P{me + 1}'s floor with line {dest + 1} not full")
+    to_lid = sum(after.lid) - sum(before.lid)
+    if to_lid > 0 and len(b.floor) < FLOOR_SPACES:
+        out.append(f"{what}: {to_lid} tiles went to the lid with P{me + 1}'s floor holding {len(b.floor)}")
+    return out
+
+
+def marker_holder_at_round_end(before: AzulState, action: Action | None) -> int:
+    """Who holds the marker once the step's take is done (CENTRE: nobody took it this round)."""
+    if before.marker != CENTRE or before.phase != OFFER:
+        return before.marker
+    if action is not None and action.kind is Kind.TAKE and action.args[0] == CENTRE_SOURCE:
+        return before.to_move
+    return CENTRE
+
+
+def marker_problems(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event],
+                    what: str = "the step") -> list[str]:
+    """The marker leaves the centre with the round's first take from the centre, to the taker, and only
+    then; it stays with its holder until the next round starts, then lies in the centre."""
+    holder = marker_holder_at_round_end(before, action)
+    if after.round != before.round and after.phase == OFFER:
+        if after.marker != CENTRE:
+            return [f"{what}: round {after.round} starts with the marker at P{after.marker + 1}, not in the centre"]
+        return []
+    if after.phase == OVER or after.round != before.round:
+        return []                      # the game ended or stalled: the marker stays where it was or goes back
+    if after.marker != holder:
+        where = "the centre" if after.marker == CENTRE else f"P{after.marker + 1}"
+        should = "the centre" if holder == CENTRE else f"P{holder + 1}"
+        return [f"{what}: the marker is with {where}; the rules put it with {should}"]
+    return []
+
+
+def refill_problems(before: AzulState, after: AzulState) -> list[str]:
+    """A step that prepared a new round (the round number changed, the offer open): the factories
+    hold min(4 x displays, tiles in bag and lid) tiles, at most 4 each, filled one display after
+    another or dealt evenly; tiles come from the bag (bag as it was all round) and only when it runs
+    out from the lid, all of which then goes into the bag."""
+    if after.round == before.round or after.phase != OFFER:
+        return []
+    out: list[str] = []
+    displays = len(after.factories)
+    bag_before = before.bag                        # the bag changes only at a refill
+    walls = [0] * NUM_COLOURS
+    lines = [0] * NUM_COLOURS
+    for b in after.boards:
+        for t in b.wall:
+            if t != EMPTY:
+                walls[t] += 1
+        for row in range(ROWS):
+            if b.line_count[row] and 0 <= b.line_colour[row] < NUM_COLOURS:
+                lines[b.line_colour[row]] += b.line_count[row]
+    lid_before = [TILES_PER_COLOUR - walls[c] - lines[c] - bag_before[c] for c in range(NUM_COLOURS)]
+    on_displays = [sum(f[c] for f in after.factories) for c in range(NUM_COLOURS)]
+    free = sum(bag_before) + sum(lid_before)
+    want = min(FACTORY_TILES * displays, free)
+    sizes = [sum(f) for f in after.factories]
+    if sum(sizes) != want:
+        out.append(f"round {after.round}: the displays hold {sum(sizes)} tiles, the rules give {want} "
+                   f"({displays} displays x {FACTORY_TILES}, {free} tiles in bag and lid)")
+    if any(n > FACTORY_TILES for n in sizes):
+        out.append(f"round {after.round}: a display holds more than {FACTORY_TILES} tiles: {sizes}")
+    sequential = sizes == sorted(sizes, reverse=True) and sum(1 for n in sizes if 0 < n < FACTORY_TILES) <= 1
+    if not sequential and max(sizes) - min(sizes) > 1:
+        out.append(f"round {after.round}: displays filled {sizes}: neither one after another nor dealt evenly")
+    if any(after.centre):
+        out.append(f"round {after.round}: the centre holds tiles at the refill")
+    if sum(bag_before) >= FACTORY_TILES * displays:
+        if list(after.lid) != lid_before:
+            out.append(f"round {after.round}: the lid went into a bag that still held {sum(bag_before)} tiles")
+        drawn = [bag_before[c] - after.bag[c] for c in range(NUM_COLOURS)]
+        if drawn != on_displays:
+            out.append(f"round {after.round}: the bag lost {drawn} by colour, the displays gained {on_displays}")
+    else:
+        if any(after.lid):
+            out.append(f"round {after.round}: the bag ran out ({sum(bag_before)} tiles) and the lid kept "
+                       f"{sum(after.lid)}")
+        pooled = [bag_before[c] + lid_before[c] - after.bag[c] for c in range(NUM_COLOURS)]
+        if pooled != on_displays:
+            out.append(f"round {after.round}: bag and lid lost {pooled} by colour, the displays gained {on_displays}")
+    return out
