@@ -63,8 +63,8 @@ ORACLE_INDIFFERENT: frozenset[str] = frozenset({
 
 ORACLE_CLAUSES: tuple[str, ...] = (
     "azul.score.immediate", "azul.score.isolated", "azul.score.row-run", "azul.score.column-run",
-    "azul.score.single-axis", "azul.floor.penalties", "azul.floor.marker-cost", "azul.score.floor",
-    "azul.end.final-floor", "azul.end.bonus-row", "azul.end.bonus-column", "azul.end.bonus-colour",
+    "azul.floor.penalties", "azul.floor.marker-kept", "azul.score.floor", "azul.end.trigger",
+    "azul.end.bonus-row", "azul.end.bonus-column", "azul.end.bonus-colour",
 )
 OUTCOME_CLAUSES: tuple[str, ...] = ("azul.end.winner", "azul.end.tie-break", "azul.end.shared-win")
 

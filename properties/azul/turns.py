@@ -5,8 +5,8 @@ from the position before the step (apart from model.azul.offer and model.azul.ro
   moves (azul.offer.turn-order).
 - A new round is started by the player who took the starting player marker in the round just
   ended (azul.floor.marker-kept, azul.offer.marker-to-centre); when nobody took it, by the same
-  starter again or the next seat clockwise, as azul.offer.marker-untaken says.
-- Round 1 is started by the first seat, or by whoever chance picked (azul.setup.starter-choice):
+  starter again or the next seat clockwise, as azul.offer.marker-untaken (on azul.prep.refill) says.
+- Round 1 is started by the first seat, or by whoever chance picked (azul.setup.starter-choice, on azul.setup.first-player):
   the first step's mover is the round's starter.
 - Gray-wall placements are asked board by board in seat order, each top to bottom
   (azul.wall.top-to-bottom): the open choice never goes back.
@@ -18,8 +18,8 @@ from model.azul.actions import Action
 from model.azul.state import CENTRE, NOBODY, OFFER, TILING, AzulState
 from properties.azul.flows import marker_holder_at_round_end
 
-TURN_CLAUSES: tuple[str, ...] = ("azul.offer.turn-order", "azul.floor.marker-kept", "azul.offer.marker-untaken",
-                                 "azul.offer.marker-to-centre", "azul.setup.starter-choice",
+TURN_CLAUSES: tuple[str, ...] = ("azul.offer.turn-order", "azul.floor.marker-kept", "azul.prep.refill",
+                                 "azul.offer.marker-to-centre", "azul.setup.first-player",
                                  "azul.wall.top-to-bottom")
 # The alternatives of who starts a round the check knows (others: not checked, and a test says so).
 UNTAKEN_READINGS: tuple[str, ...] = ("same-starter", "next-clockwise")

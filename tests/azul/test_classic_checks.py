@@ -1,0 +1,171 @@
+"""Classic Azul's step invariants (properties/azul/steps.py) each catch a planted rule bug in a
+checked campaign (properties/simulate.py), under their own name: one-line bugs of the kinds public
+classic engines had, in scoring, in who starts a round, in the tie-break, in turn order, in where
+tiles go and in the refill. Each case patches one model function with monkeypatch, plays a seeded
+campaign in this process and expects every failed game to name the invariant (and so its clauses);
+the same campaigns pass on the unbroken model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import model.azul.game as azul_game
+from model.azul import offer, round_end, scoring, supply, tiling
+from model.azul.actions import CENTRE_SOURCE
+from model.azul.outcome import AzulOutcome
+from model.azul.ruleset import IMPLEMENTED
+from model.azul.state import AzulState
+from properties.azul.hooks import INVARIANT_TABLE
+from properties.azul.oracle import ORACLE_INDIFFERENT, ORACLE_READS
+from properties.azul.steps import RULE_STEP_INVARIANTS
+from properties.azul.turns import UNTAKEN_READINGS
+from properties.simulate import run_campaign
+
+Plant = Callable[[pytest.MonkeyPatch], None]
+
+
+def scoring_counts_the_lone_axis(mp: pytest.MonkeyPatch) -> None:
+    """azul.score.single-axis=skip-single, yet a tile with neighbours along one axis scores the lone
+    axis's 1 too."""
+    original = tiling.placement_points
+    mp.setattr(tiling, "placement_points", lambda wall, row, col, count_both: original(wall, row, col, True))
+
+
+def floor_second_space_costs_two(mp: pytest.MonkeyPatch) -> None:
+    """The floor line's second space costs 2, not 1."""
+    mp.setattr(scoring, "FLOOR_PENALTIES", (1, 2, 2, 2, 2, 3, 3))
+
+
+def column_bonus_counts_rows(mp: pytest.MonkeyPatch) -> None:
+    """The end bonus of 7 is paid per complete row instead of per complete column."""
+    mp.setattr(round_end, "complete_columns", round_end.complete_rows)
+
+
+def starter_ignores_the_marker(mp: pytest.MonkeyPatch) -> None:
+    """The next round is started by the same player whoever took the marker."""
+    mp.setattr(round_end, "next_starter", lambda state, rules: None)
+
+
+def tie_break_skipped(mp: pytest.MonkeyPatch) -> None:
+    """Players tied on points share the win whatever their complete rows."""
+    original = azul_game.decide
+
+    def decide(state: AzulState) -> AzulOutcome:
+        out = original(state)
+        best = max(out.scores)
+        leaders = tuple(i for i, s in enumerate(out.scores) if s == best)
+        return out if len(leaders) == 1 else AzulOutcome(out.scores, None, "shared", "azul.end.shared-win", leaders)
+    mp.setattr(azul_game, "decide", decide)
+
+
+def turns_pass_anticlockwise(mp: pytest.MonkeyPatch) -> None:
+    """After a take the turn passes to the previous seat (visible with 3 players)."""
+    original = offer.end_turn
+
+    def end_turn(state: AzulState, events: list) -> bool:  # type: ignore[type-arg]
+        seat = state.to_move
+        done = original(state, events)
+        if not done:
+            state.to_move = (seat - 1) % state.players
+        return done
+    mp.setattr(offer, "end_turn", end_turn)
+
+
+def factory_rest_to_the_lid(mp: pytest.MonkeyPatch) -> None:
+    """A factory's other tiles go to the box lid instead of the centre (no tile is lost)."""
+    original = offer.take_tiles
+
+    def take_tiles(state: AzulState, rules, action, events) -> None:  # type: ignore[no-untyped-def]
+        centre = state.centre[:]
+        original(state, rules, action, events)
+        if action.args[0] != CENTRE_SOURCE:
+            for c, n in enumerate(state.centre):
+                state.lid[c] += n - centre[c]
+            state.centre[:] = centre
+    mp.setattr(offer, "take_tiles", take_tiles)
+
+
+def marker_left_in_the_centre(mp: pytest.MonkeyPatch) -> None:
+    """The first take from the centre leaves the starting player marker there."""
+    mp.setattr(offer, "_take_marker", lambda state, rules, who, events: None)
+
+
+def displays_get_three(mp: pytest.MonkeyPatch) -> None:
+    """Each factory display is refilled with 3 tiles instead of 4."""
+    mp.setattr(supply, "FACTORY_TILES", 3)
+
+
+def floor_overflows_at_six(mp: pytest.MonkeyPatch) -> None:
+    """The floor line sends tiles to the lid once 6 of its 7 spaces are covered."""
+    import model.azul.floor as floor
+
+    mp.setattr(floor, "FLOOR_SPACES", 6)
+
+
+# (planted bug, invariant expected to name it, players, games); a failed game may name only that
+# invariant, except where noted below.
+CASES: tuple[tuple[Plant, str, int, int], ...] = (
+    (scoring_counts_the_lone_axis, "scoring-oracle", 2, 30),
+    (floor_second_space_costs_two, "scoring-oracle", 2, 30),
+    (column_bonus_counts_rows, "scoring-oracle", 2, 30),
+    (starter_ignores_the_marker, "turn-order", 2, 30),
+    (tie_break_skipped, "outcome", 2, 200),
+    (turns_pass_anticlockwise, "turn-order", 3, 30),
+    (factory_rest_to_the_lid, "component-flows", 2, 30),
+    (marker_left_in_the_centre, "component-flows", 2, 30),
+    (displays_get_three, "factory-refill", 2, 30),
+    (floor_overflows_at_six, "component-flows", 2, 60),
+)
+
+# A floor that overflows early also changes the floor line scored at the round's end: a game whose
+# round-ending take overflows is named by the scoring oracle first.
+ALSO: dict[Plant, tuple[str, ...]] = {floor_overflows_at_six: ("scoring-oracle",)}
+
+
+def _failures(players: int, games: int) -> list[tuple[int, str, str]]:
+    report = run_campaign(games, seed=0, game="azul", players=players, jobs=1)
+    return [(g.seed, *g.failure) for g in report.failures if g.failure is not None]
+
+
+@pytest.mark.clause("azul.score.column-run", "azul.floor.penalties", "azul.end.bonus-column",
+                    "azul.floor.marker-kept", "azul.prep.refill", "azul.end.tie-break",
+                    "azul.offer.turn-order", "azul.offer.take-factory", "azul.offer.first-from-centre",
+                    "azul.floor.overflow-lid")
+@pytest.mark.parametrize("plant, invariant, players, games", CASES, ids=[c[0].__name__ for c in CASES])
+def test_the_campaign_names_the_broken_rule(plant: Plant, invariant: str, players: int, games: int,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    plant(monkeypatch)
+    failures = _failures(players, games)
+    assert failures, f"{plant.__name__}: {games} games passed"
+    named = {name for _, name, _ in failures}
+    assert invariant in named and named <= {invariant, *ALSO.get(plant, ())}, f"{plant.__name__}: {failures[:3]}"
+
+
+@pytest.mark.parametrize("players, games", sorted({(p, g) for _, _, p, g in CASES}))
+def test_the_same_campaigns_pass_on_the_model(players: int, games: int) -> None:
+    assert _failures(players, games) == []
+
+
+def test_every_rule_step_invariant_is_a_matrix_column_citing_catalogue_clauses() -> None:
+    from spec import default_catalogue
+
+    known = {c.id for c in default_catalogue("azul").clauses}
+    for name, clauses in RULE_STEP_INVARIANTS.items():
+        assert INVARIANT_TABLE[name] == clauses
+        assert clauses and set(clauses) <= known, (name, set(clauses) - known)
+
+
+def test_the_oracle_knows_every_reading() -> None:
+    """A reading the model offers is either one whose alternatives the scoring oracle knows, or one
+    it was told changes no score of a given position; a new one fails here until the oracle says which."""
+    for point, alternatives in IMPLEMENTED.items():
+        if point in ORACLE_READS:
+            assert set(alternatives) <= set(ORACLE_READS[point]), (point, alternatives)
+        else:
+            assert point in ORACLE_INDIFFERENT, f"the scoring oracle does not know {point}"
+
+
+def test_turn_order_knows_every_reading_of_who_starts() -> None:
+    assert set(IMPLEMENTED["azul.offer.marker-untaken"]) == set(UNTAKEN_READINGS)
