@@ -153,18 +153,30 @@ def _label(loc: Loc) -> str:
 
 
 def _routable(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, set[Loc]]) -> list[str]:
-    """Can every tile leaving `out_of` arrive at a place in `into` along allowed flows? A bipartite
-    transport problem on at most a few dozen places: a plain augmenting-path matching of units."""
-    need = dict(into)
+    """Can the tiles that left places have gone to the places that gained tiles along allowed flows?
+    When more left than arrived (or the other way round) the difference appeared or vanished, which
+    is tile-conservation's finding: only as many as the smaller side are routed. A bipartite
+    transport problem on a few dozen places: an augmenting-path matching of units."""
+    if sum(into.values()) < sum(out_of.values()):        # route every arrival back to a departure
+        back = {b: {a for a in out_of if b in reach.get(a, ())} for b in into}
+        stuck = _match(into, out_of, back)
+        return [f"tiles reaching {b} from none of {' / '.join(_label(a) for a in out_of)} along an allowed flow"
+                for b in stuck]
+    stuck = _match(out_of, into, reach)
+    return [f"tiles from {a} that no allowed flow takes to {' / '.join(_label(b) for b in into)}" for a in stuck]
+
+
+def _match(sources: dict[Loc, int], sinks: dict[Loc, int], reach: dict[Loc, set[Loc]]) -> list[str]:
+    """The sources (labels) some of whose units find no sink, the most constrained routed first."""
+    need = dict(sinks)
     stuck: list[str] = []
-    # route the most constrained sources first; then try to re-route by augmenting paths
-    assigned: dict[Loc, dict[Loc, int]] = {a: {} for a in out_of}
-    for a in sorted(out_of, key=lambda x: (len(reach.get(x, ())), x)):
-        for _ in range(out_of[a]):
+    assigned: dict[Loc, dict[Loc, int]] = {a: {} for a in sources}
+    for a in sorted(sources, key=lambda x: (len(reach.get(x, ())), x)):
+        for _ in range(sources[a]):
             if not _augment(a, need, assigned, reach, set()):
                 stuck.append(_label(a))
                 break
-    return [f"tiles from {a} that no allowed flow takes to {' / '.join(_label(b) for b in into)}" for a in stuck]
+    return stuck
 
 
 def _augment(a: Loc, need: dict[Loc, int], assigned: dict[Loc, dict[Loc, int]], reach: dict[Loc, set[Loc]],
@@ -296,8 +308,13 @@ def refill_problems(before: AzulState, after: AzulState) -> list[str]:
         for row in range(ROWS):
             if b.line_count[row] and 0 <= b.line_colour[row] < NUM_COLOURS:
                 lines[b.line_colour[row]] += b.line_count[row]
-    lid_before = [TILES_PER_COLOUR - walls[c] - lines[c] - bag_before[c] for c in range(NUM_COLOURS)]
     on_displays = [sum(f[c] for f in after.factories) for c in range(NUM_COLOURS)]
+    floors = [sum(1 for b in after.boards for t in b.floor if t == c) for c in range(NUM_COLOURS)]
+    if any(walls[c] + lines[c] + floors[c] + after.bag[c] + after.lid[c] + after.centre[c] + on_displays[c]
+           != TILES_PER_COLOUR for c in range(NUM_COLOURS)):
+        return []                      # tiles appeared or vanished: tile-conservation's finding
+    lid_before = [TILES_PER_COLOUR - walls[c] - lines[c] - floors[c] - after.centre[c] - bag_before[c]
+                  for c in range(NUM_COLOURS)]
     free = sum(bag_before) + sum(lid_before)
     want = min(FACTORY_TILES * displays, free)
     sizes = [sum(f) for f in after.factories]
