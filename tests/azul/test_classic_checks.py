@@ -12,11 +12,12 @@ from collections.abc import Callable
 import pytest
 
 import model.azul.game as azul_game
+import model.azul.start as azul_start
 from model.azul import offer, round_end, scoring, supply, tiling
 from model.azul.actions import CENTRE_SOURCE
 from model.azul.outcome import AzulOutcome
 from model.azul.ruleset import IMPLEMENTED
-from model.azul.state import AzulState
+from model.azul.state import CENTRE, AzulState
 from properties.azul.hooks import INVARIANT_TABLE
 from properties.azul.oracle import ORACLE_INDIFFERENT, ORACLE_READS
 from properties.azul.steps import RULE_STEP_INVARIANTS
@@ -46,6 +47,27 @@ def column_bonus_counts_rows(mp: pytest.MonkeyPatch) -> None:
 def starter_ignores_the_marker(mp: pytest.MonkeyPatch) -> None:
     """The next round is started by the same player whoever took the marker."""
     mp.setattr(round_end, "next_starter", lambda state, rules: None)
+
+
+def untaken_marker_keeps_the_starter(mp: pytest.MonkeyPatch) -> None:
+    """When nobody took the marker, the same player starts again even under next-clockwise."""
+    original = round_end.next_starter
+
+    def next_starter(state: AzulState, rules) -> None:  # type: ignore[no-untyped-def]
+        if state.marker != CENTRE:
+            original(state, rules)
+    mp.setattr(round_end, "next_starter", next_starter)
+
+
+def second_seat_starts(mp: pytest.MonkeyPatch) -> None:
+    """Under azul.setup.starter-choice=first-seat, the second seat starts round 1."""
+    original = azul_start.new_game
+
+    def new_game(*args, **kwargs) -> azul_game.Game:  # type: ignore[no-untyped-def]
+        game = original(*args, **kwargs)
+        game.state.starter = game.state.to_move = 1
+        return game
+    mp.setattr(azul_start, "new_game", new_game)
 
 
 def tie_break_skipped(mp: pytest.MonkeyPatch) -> None:
@@ -104,19 +126,22 @@ def floor_overflows_at_six(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(floor, "FLOOR_SPACES", 6)
 
 
-# (planted bug, invariant expected to name it, players, games); a failed game may name only that
-# invariant, except where noted below.
-CASES: tuple[tuple[Plant, str, int, int], ...] = (
-    (scoring_counts_the_lone_axis, "scoring-oracle", 2, 30),
-    (floor_second_space_costs_two, "scoring-oracle", 2, 30),
-    (column_bonus_counts_rows, "scoring-oracle", 2, 30),
-    (starter_ignores_the_marker, "turn-order", 2, 30),
-    (tie_break_skipped, "outcome", 2, 200),
-    (turns_pass_anticlockwise, "turn-order", 3, 30),
-    (factory_rest_to_the_lid, "component-flows", 2, 30),
-    (marker_left_in_the_centre, "component-flows", 2, 30),
-    (displays_get_three, "factory-refill", 2, 30),
-    (floor_overflows_at_six, "component-flows", 2, 60),
+# (planted bug, invariant expected to name it, players, games, readings, policy); a failed game may
+# name only that invariant, except where noted below.
+CASES: tuple[tuple[Plant, str, int, int, dict[str, str], str], ...] = (
+    (scoring_counts_the_lone_axis, "scoring-oracle", 2, 30, {}, "uniform"),
+    (floor_second_space_costs_two, "scoring-oracle", 2, 30, {}, "uniform"),
+    (column_bonus_counts_rows, "scoring-oracle", 2, 30, {}, "uniform"),
+    (starter_ignores_the_marker, "turn-order", 2, 30, {}, "uniform"),
+    # a round nobody takes the marker in: `hoard` (4 players) empties every factory in one take each
+    (untaken_marker_keeps_the_starter, "turn-order", 4, 30, {"azul.offer.marker-untaken": "next-clockwise"}, "hoard"),
+    (second_seat_starts, "turn-order", 2, 10, {}, "uniform"),
+    (tie_break_skipped, "outcome", 2, 200, {}, "uniform"),
+    (turns_pass_anticlockwise, "turn-order", 3, 30, {}, "uniform"),
+    (factory_rest_to_the_lid, "component-flows", 2, 30, {}, "uniform"),
+    (marker_left_in_the_centre, "component-flows", 2, 30, {}, "uniform"),
+    (displays_get_three, "factory-refill", 2, 30, {}, "uniform"),
+    (floor_overflows_at_six, "component-flows", 2, 60, {}, "uniform"),
 )
 
 # A floor that overflows early also changes the floor line scored at the round's end: a game whose
@@ -124,28 +149,35 @@ CASES: tuple[tuple[Plant, str, int, int], ...] = (
 ALSO: dict[Plant, tuple[str, ...]] = {floor_overflows_at_six: ("scoring-oracle",)}
 
 
-def _failures(players: int, games: int) -> list[tuple[int, str, str]]:
-    report = run_campaign(games, seed=0, game="azul", players=players, jobs=1)
+def _failures(players: int, games: int, readings: dict[str, str] | None = None,
+              policy: str = "uniform") -> list[tuple[int, str, str]]:
+    report = run_campaign(games, seed=0, overrides=readings, game="azul", players=players, jobs=1, policy=policy)
     return [(g.seed, *g.failure) for g in report.failures if g.failure is not None]
 
 
-@pytest.mark.clause("azul.score.column-run", "azul.floor.penalties", "azul.end.bonus-column",
+@pytest.mark.clause("azul.score.column-run", "azul.floor.penalties", "azul.end.bonus-column", "azul.setup.first-player",
                     "azul.floor.marker-kept", "azul.prep.refill", "azul.end.tie-break",
                     "azul.offer.turn-order", "azul.offer.take-factory", "azul.offer.first-from-centre",
                     "azul.floor.overflow-lid")
-@pytest.mark.parametrize("plant, invariant, players, games", CASES, ids=[c[0].__name__ for c in CASES])
+@pytest.mark.parametrize("plant, invariant, players, games, readings, policy", CASES,
+                         ids=[c[0].__name__ for c in CASES])
 def test_the_campaign_names_the_broken_rule(plant: Plant, invariant: str, players: int, games: int,
+                                            readings: dict[str, str], policy: str,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     plant(monkeypatch)
-    failures = _failures(players, games)
+    failures = _failures(players, games, readings, policy)
     assert failures, f"{plant.__name__}: {games} games passed"
     named = {name for _, name, _ in failures}
     assert invariant in named and named <= {invariant, *ALSO.get(plant, ())}, f"{plant.__name__}: {failures[:3]}"
 
 
-@pytest.mark.parametrize("players, games", sorted({(p, g) for _, _, p, g in CASES}))
-def test_the_same_campaigns_pass_on_the_model(players: int, games: int) -> None:
-    assert _failures(players, games) == []
+CAMPAIGNS = sorted({(p, g, tuple(sorted(r.items())), pol) for _, _, p, g, r, pol in CASES})
+
+
+@pytest.mark.parametrize("players, games, readings, policy", CAMPAIGNS)
+def test_the_same_campaigns_pass_on_the_model(players: int, games: int, readings: tuple[tuple[str, str], ...],
+                                              policy: str) -> None:
+    assert _failures(players, games, dict(readings), policy) == []
 
 
 def test_every_rule_step_invariant_is_a_matrix_column_citing_catalogue_clauses() -> None:
