@@ -29,10 +29,11 @@ last (azul.prep.refill, azul.prep.bag-from-lid, azul.prep.partial-fill).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind
-from model.azul.colours import COLOURS, EMPTY, MARKER, NUM_COLOURS, ROWS, TILES_PER_COLOUR
+from model.azul.colours import COLOURS, EMPTY, NUM_COLOURS, ROWS, TILES_PER_COLOUR
 from model.azul.state import CENTRE, FACTORY_TILES, FLOOR_SPACES, OFFER, OVER, TILING, AzulState
 from model.events import Event
 from properties.azul.oracle import offer_ended, tiled_span
@@ -63,41 +64,56 @@ def _wall(who: int, row: int) -> Loc:
     return ("wall", who, row)
 
 
-def where_tiles_lie(s: AzulState) -> dict[Loc, list[int]]:
-    """Tiles per colour at every location that holds any."""
-    out: dict[Loc, list[int]] = {}
+def table_delta(a: AzulState, b: AzulState) -> dict[int, dict[Loc, int]]:
+    """Per colour, the change of tiles at every location the step changed (non-zero entries only):
+    the places are compared first, so a step that touched two places costs two comparisons."""
+    d: dict[int, dict[Loc, int]] = {}
 
-    def add(loc: Loc, colour: int, n: int = 1) -> None:
-        if n:
-            out.setdefault(loc, [0] * NUM_COLOURS)[colour] += n
-    for c in range(NUM_COLOURS):
-        add(BAG, c, s.bag[c])
-        add(LID, c, s.lid[c])
-        add(CENTRE_LOC, c, s.centre[c])
-        for f, factory in enumerate(s.factories):
-            add(("factory", f, -1), c, factory[c])
-    for who, b in enumerate(s.boards):
-        for row in range(ROWS):
-            if b.line_count[row] and 0 <= b.line_colour[row] < NUM_COLOURS:
-                add(_line(who, row), b.line_colour[row], b.line_count[row])
-            for col in range(ROWS):
-                t = b.wall[row * ROWS + col]
-                if t != EMPTY:
-                    add(_wall(who, row), t)
-        for t in b.floor:
-            if t != MARKER:
-                add(_floor(who), t)
-    return out
+    def add(colour: int, loc: Loc, n: int) -> None:
+        if n and 0 <= colour < NUM_COLOURS:
+            at = d.setdefault(colour, {})
+            at[loc] = at.get(loc, 0) + n
+
+    def counts(loc: Loc, old: Sequence[int], new: Sequence[int]) -> None:
+        if old != new:
+            for c in range(NUM_COLOURS):
+                add(c, loc, new[c] - old[c])
+    counts(BAG, a.bag, b.bag)
+    counts(LID, a.lid, b.lid)
+    counts(CENTRE_LOC, a.centre, b.centre)
+    for f, (fa, fb) in enumerate(zip(a.factories, b.factories, strict=True)):
+        counts(("factory", f, -1), fa, fb)
+    for who, (ba, bb) in enumerate(zip(a.boards, b.boards, strict=True)):
+        if ba.line_count != bb.line_count or ba.line_colour != bb.line_colour:
+            for row in range(ROWS):
+                if (ba.line_count[row], ba.line_colour[row]) != (bb.line_count[row], bb.line_colour[row]):
+                    add(ba.line_colour[row], _line(who, row), -ba.line_count[row])
+                    add(bb.line_colour[row], _line(who, row), bb.line_count[row])
+        if ba.wall != bb.wall:
+            for cell, (x, y) in enumerate(zip(ba.wall, bb.wall, strict=True)):
+                if x != y:
+                    add(x, _wall(who, cell // ROWS), -1)
+                    add(y, _wall(who, cell // ROWS), 1)
+        if ba.floor != bb.floor:
+            for t in ba.floor:
+                add(t, _floor(who), -1)                   # the marker is not a colour: `add` skips it
+            for t in bb.floor:
+                add(t, _floor(who), 1)
+    return {c: {loc: n for loc, n in at.items() if n} for c, at in d.items()}
 
 
 def allowed_edges(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event],
                   colour: int) -> dict[Loc, set[Loc]]:
-    """The flows of one colour the step may make (see the table above)."""
-    succ: dict[Loc, set[Loc]] = {}
+    """The flows of one colour the step may make (see the table above): the action's, then the
+    phases' (the same for every step that ran through the same phases: built once, `_phase_edges`)."""
+    span = tiled_span(before, after, offer_ended(events))
+    refill = after.round != before.round
+    phase = _phase_edges(before.players, len(before.factories), span, span is not None and after.phase != TILING,
+                         refill, refill and any(e.kind == "bag-from-lid" for e in events))
+    succ: dict[Loc, set[Loc]] = {a: set(b) for a, b in phase.items()}
 
     def edge(a: Loc, b: Loc) -> None:
         succ.setdefault(a, set()).add(b)
-    players = before.players
     if action is not None and action.kind is Kind.TAKE and before.phase == OFFER:
         source, taken, dest = action.args[:3]
         me = before.to_move
@@ -111,7 +127,18 @@ def allowed_edges(before: AzulState, after: AzulState, action: Action | None, ev
             edge(src, CENTRE_LOC)
         if source == CENTRE_SOURCE and before.marker == CENTRE:
             edge(_floor(me), LID)            # displace-to-lid; the marker check says whether it may
-    span = tiled_span(before, after, offer_ended(events))
+    return succ
+
+
+@functools.lru_cache(maxsize=512)
+def _phase_edges(players: int, factories: int, span: tuple[tuple[int, int], tuple[int, int]] | None,
+                 tiling_over: bool, refill: bool, from_lid: bool) -> dict[Loc, frozenset[Loc]]:
+    """The work the phases a step ran through do by themselves: wall-tiling over `span`, the round's
+    floor discard, the refill (and the lid into the bag, when the step says so)."""
+    succ: dict[Loc, set[Loc]] = {}
+
+    def edge(a: Loc, b: Loc) -> None:
+        succ.setdefault(a, set()).add(b)
     if span is not None:
         for who in range(players):
             for row in range(ROWS):
@@ -120,15 +147,15 @@ def allowed_edges(before: AzulState, after: AzulState, action: Action | None, ev
                     edge(_line(who, row), LID)
                     edge(_line(who, row), _floor(who))
                     edge(_floor(who), LID)
-        if after.phase != TILING:
-            for who in range(players):
-                edge(_floor(who), LID)
-    if after.round != before.round:
-        for f in range(len(before.factories)):
+    if tiling_over:
+        for who in range(players):
+            edge(_floor(who), LID)
+    if refill:
+        for f in range(factories):
             edge(BAG, ("factory", f, -1))
-        if any(e.kind == "bag-from-lid" for e in events):
+        if from_lid:
             edge(LID, BAG)
-    return succ
+    return {a: frozenset(b) for a, b in succ.items()}
 
 
 def _reach(succ: dict[Loc, set[Loc]], start: Loc) -> set[Loc]:
@@ -204,17 +231,10 @@ def _augment(a: Loc, need: dict[Loc, int], assigned: dict[Loc, dict[Loc, int]], 
 def flow_problems(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event]) -> list[str]:
     """Every movement of the step the flow table does not allow, and the offer's and marker's rules."""
     what = f"'{action}'" if action is not None else "the step"
-    old, new = where_tiles_lie(before), where_tiles_lie(after)
     out: list[str] = []
-    for colour in range(NUM_COLOURS):
-        out_of: dict[Loc, int] = {}
-        into: dict[Loc, int] = {}
-        for loc in set(old) | set(new):
-            d = new.get(loc, (0,) * NUM_COLOURS)[colour] - old.get(loc, (0,) * NUM_COLOURS)[colour]
-            if d < 0:
-                out_of[loc] = -d
-            elif d > 0:
-                into[loc] = d
+    for colour, change in sorted(table_delta(before, after).items()):
+        out_of = {loc: -n for loc, n in change.items() if n < 0}
+        into = {loc: n for loc, n in change.items() if n > 0}
         if not out_of or not into:
             continue                   # appeared or vanished: tile-conservation reports it
         succ = allowed_edges(before, after, action, events, colour)
