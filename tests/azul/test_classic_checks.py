@@ -201,3 +201,16 @@ def test_the_oracle_knows_every_reading() -> None:
 
 def test_turn_order_knows_every_reading_of_who_starts() -> None:
     assert set(IMPLEMENTED["azul.offer.marker-untaken"]) == set(UNTAKEN_READINGS)
+
+
+def test_the_invariants_doc_lists_every_invariant_with_its_clauses() -> None:
+    """docs/classic-invariants.md's table names each classic invariant and exactly the clauses it guards."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "classic-invariants.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[1] in ("state", "step"):
+            rows[cells[0]] = {c.strip() for c in cells[2].split(",")}
+    assert rows == {name: set(clauses) for name, clauses in INVARIANT_TABLE.items()}
