@@ -60,7 +60,8 @@ def test_an_action_applied_after_its_turn_is_refused() -> None:
 def test_dome_tiling_stops_at_its_bound_with_a_rule_loop_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """Dome-tiling visits each pattern line once per player; a loop that takes more steps than that
     (here the bound is lowered below what one player's full lines need) names the clause."""
-    assert tiling.TILING_STEPS == 2 * LINES
+    # the bound: both players' lines, twice (duel.bonus.timing=after-pass passes again for the chips)
+    assert tiling.TILING_STEPS == 2 * 2 * LINES
     g = in_acquisition(seed=0)
     empty_table(g)
     for who in (0, 1):

@@ -407,6 +407,67 @@ def break_tie_break(mp):   # a tie goes to the player WITHOUT the Starting playe
     mp.setattr(Game, "outcome", broken)
 
 
+def break_start_tile_any_moon(mp):   # any moon pick takes the Starting player tile, large moon or not
+    original = acquisition.moon_pick
+
+    def broken(self, who, c, events):
+        original(self, who, c, events)
+        s = self.state
+        if s.large.start_tile:
+            s.large.start_tile = False
+            s.players[who].start_tile = True
+    mp.setattr(acquisition, "moon_pick", broken)
+
+
+def break_draw_from_bottom(mp):   # a blind draw takes the pile's bottom plate
+    def broken(self, who, args, events):
+        s = self.state
+        s.pile.insert(0, s.pile.pop())          # the bottom plate comes up first
+        original(self, who, args, events)
+    original = acquisition.draw_plate
+    mp.setattr(acquisition, "draw_plate", broken)
+    mp.setitem(engine.RULES, engine.Kind.DRAW_PLATE, broken)
+
+
+def break_return_on_top(mp):   # returned plates go on top of the pile instead of under it
+    original = acquisition.return_plate, acquisition.put_plate
+
+    def lift(self, fn, *args):
+        s = self.state
+        n = len(s.pile)
+        fn(self, *args)
+        if len(s.pile) > n:
+            added = s.pile[n:]
+            del s.pile[n:]
+            s.pile[:0] = added
+    mp.setitem(engine.RULES, engine.Kind.RETURN_PLATE, lambda self, who, args, events: lift(self, original[0], who, args, events))
+    mp.setitem(engine.RULES, engine.Kind.PLACE_PLATE, lambda self, who, args, events: lift(self, original[1], who, args, events))
+
+
+def _ends_ignoring_chips(g) -> bool:
+    """acquisition_over with the Bonus chips still on the Factories overlooked (a planted bug)."""
+    saved = [f.chip for f in g.state.small]
+    for f in g.state.small:
+        f.chip = 0
+    try:
+        return ORIGINAL_ACQUISITION_OVER(g)
+    finally:
+        for f, chip in zip(g.state.small, saved, strict=True):
+            f.chip = chip
+
+
+ORIGINAL_ACQUISITION_OVER = acquisition.acquisition_over
+
+
+def break_phase_end_chips(mp):   # Acquisition ends with Bonus chips still on the Factories
+    mp.setattr(acquisition, "acquisition_over", _ends_ignoring_chips)
+
+
+def break_phase_end_chips_round_5(mp):   # ... only in round 5, where no refill follows to notice
+    mp.setattr(acquisition, "acquisition_over",
+               lambda g: (_ends_ignoring_chips if g.state.round == 5 else ORIGINAL_ACQUISITION_OVER)(g))
+
+
 # invariant -> breakers (each must be caught), overrides, policy
 CASES: dict[str, tuple[Callable, dict | None]] = {
     "tile-conservation": (break_tower, None),
@@ -437,12 +498,17 @@ CASES: dict[str, tuple[Callable, dict | None]] = {
     "score-accounting": (break_silent_point, None),
     "scoring-oracle": (break_adjacency, None),
     "outcome": (break_tie_break, None),
+    "start-tile-with-large-moon": (break_start_tile_any_moon, None),
+    "plate-pile-order": (break_draw_from_bottom, None),
+    "factories-empty-at-phase-end": (break_phase_end_chips, None),
 }
 
 # Further planted bugs the named invariant must catch: a component moved by the wrong action.
 MORE_CASES: dict[str, tuple[str, Callable]] = {
     "start-tile-by-sun-pick": ("component-flows", break_start_tile_on_sun),
     "discard-rest-to-bag": ("component-flows", break_discard_to_bag),
+    "returned-plates-on-top": ("plate-pile-order", break_return_on_top),
+    "phase-end-with-chips-left-in-round-5": ("factories-empty-at-phase-end", break_phase_end_chips_round_5),
 }
 
 # Scoring and outcome bugs that unit tests caught but campaigns did not: a short campaign must fail
@@ -533,3 +599,49 @@ def test_discard_to_bag_is_caught_in_the_round_it_happens(monkeypatch: pytest.Mo
             assert "component-flows" in names and before.round == 1, (names, before.round)
             return
     pytest.fail("the discard into the bag went unnoticed")
+
+
+@pytest.mark.clause("duel.acquire.end", "duel.acquire.end.start-tile")
+def test_round_5_phase_end_with_tiles_left_is_caught_at_the_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 5 has no refill after it, so a Phase 1 that ends with tiles still on the large moon was
+    seen by nothing: factories-empty-at-phase-end reads the Factories at the change itself. The last
+    chip is taken while two tiles lie on the large moon; an acquisition_over that overlooks the large
+    Factory in round 5 ends the phase there, and the step is flagged."""
+    from model.duel.actions import Action, Kind
+    from model.duel.supply import clear_factories
+
+    def position() -> Game:
+        game = new_game(seed=0)
+        while game.state.phase != "acquisition":
+            game.apply(game.legal_actions()[0])
+        s = game.state
+        s.round = 5
+        for pl in s.players:
+            pl.tokens_used = 0
+        clear_factories(s)
+        s.bag[0] -= 2
+        s.large.moon[0] = 2
+        s.small[0].chip, s.small[0].chip_revealed = s.chip_supply.pop(0), True
+        return game
+
+    def last_chip(game: Game) -> list[str]:
+        before = game.state.copy()
+        action = Action(Kind.CHIP, (1,))
+        assert game.why_illegal(action) is None
+        events = game.apply(action)
+        return [name for name, _ in check_step(before, game, events, 1, 0, action=action)]
+
+    game = position()
+    assert last_chip(game) == [] and game.state.phase == "acquisition"       # the unbroken model goes on
+
+    def overlooks_large(g) -> bool:
+        s = g.state
+        saved = s.large.sun, s.large.moon
+        s.large.sun, s.large.moon = [0] * 5, [0] * 5
+        try:
+            return ORIGINAL_ACQUISITION_OVER(g)
+        finally:
+            s.large.sun, s.large.moon = saved
+    monkeypatch.setattr(acquisition, "acquisition_over", overlooks_large)
+    game = position()
+    assert "factories-empty-at-phase-end" in last_chip(game)

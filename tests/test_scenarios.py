@@ -415,6 +415,7 @@ def test_cli_flips_an_interpretation_without_editing_the_file(tmp_path: Path) ->
     ("duel.score.strat=zero", "unknown interpretation point 'duel.score.strat' (did you mean 'duel.score.start'?)"),
     ("duel.score.start=zeroo", "duel.score.start has no alternative 'zeroo' (did you mean 'zero'?)"),
     ("duel.score.start", "expected INTERPRETATION=ALTERNATIVE"),
+    ("azul.lines.floor-choice=only-if-no-line", "'azul.lines.floor-choice' is a reading of Azul"),
 ])
 def test_cli_bad_interpretation_is_one_line_with_a_suggestion(tmp_path: Path, option: str, message: str) -> None:
     run = _cli("scenario", "--interpretation", option, str(_write(tmp_path, GOOD)))

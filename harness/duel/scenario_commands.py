@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from harness.errors import UserError
 from harness.game_option import game_option, require
+from properties.registry import game_of_clause
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_api, scenario_files
 from harness.duel.scenarios.loader import with_readings
 from harness.duel.scenarios.position import build_game
@@ -65,7 +66,13 @@ def scenario_command(game: str, paths: tuple[Path, ...], as_json: bool, readings
 
 
 def _flips(readings: tuple[str, ...], game: str = "duel") -> dict[str, str]:
-    """--interpretation ID=ALT, checked by the game's own scenario support (--game)."""
+    """--interpretation ID=ALT, checked by the game's own scenario support (--game). A reading of
+    another game is one line naming the --game it belongs to."""
+    for text in readings:
+        owner = game_of_clause(text.partition("=")[0].strip())
+        if owner is not None and owner.name != game:
+            raise UserError(f"--interpretation: {text.partition('=')[0].strip()!r} is a reading of "
+                            f"{owner.title}; add --game {owner.name}")
     api = scenario_api(game)
     if hasattr(api, "parse_readings"):
         try:

@@ -104,6 +104,11 @@ def _destination_sets(board: Board, present: int, rules: Ruleset) -> list[int]:
         bit = 1 << line
         for colour in _BITS[colours]:
             sets[colour] |= bit
+    if rules.floor_only_if_no_line:
+        for colour in _BITS[present]:
+            if sets[colour] != _FLOOR_ONLY:         # a line can take it: the floor line is closed
+                cite_alternative("azul.lines.floor-choice", "only-if-no-line")
+                sets[colour] &= ~_FLOOR_ONLY
     return sets
 
 

@@ -3,7 +3,7 @@ an action is legal now, else (clause id, reason)."""
 
 from __future__ import annotations
 
-from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind
+from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind, take
 from model.azul.colours import COLOURS, EMPTY, NUM_COLOURS, ROWS, printed_column
 from model.azul.ruleset import Ruleset
 from model.azul.state import NOBODY, OVER, TILING, AzulState
@@ -41,7 +41,15 @@ def _take_problem(state: AzulState, rules: Ruleset, a: Action) -> Refusal | None
     elif state.factories[source][colour] == 0:
         return "azul.offer.take-factory", f"F{source + 1} holds no {name} tile"
     if dest == FLOOR:
-        return None if len(a.args) == 3 else ("azul.lines.to-floor", "only a pattern line can be split")
+        if len(a.args) != 3:
+            return "azul.lines.to-floor", "only a pattern line can be split"
+        if rules.floor_only_if_no_line:
+            open_lines = [d + 1 for d in range(ROWS)
+                          if _take_problem(state, rules, take(source, colour, d)) is None]
+            if open_lines:
+                return "azul.lines.to-floor", (f"line {open_lines[0]} can take {name}: the floor line is only "
+                                               "for tiles no line can take (azul.lines.floor-choice=only-if-no-line)")
+        return None
     if not 0 <= dest < ROWS:
         return "azul.lines.capacity", "pattern lines are 1-5"
     board = state.boards[state.to_move]

@@ -67,22 +67,30 @@ def _place_counting_surplus(board: Board, colour: int, n: int, dest: int, lid: l
 
 
 def _order_decides(free: int, surplus: int, rules: Ruleset) -> bool:
-    """Whether marker-first and tiles-first charge the player differently. Only when the floor line had
-    room and the pick sent tiles to it; then the marker lies on space `taken` (marker-first) or after
-    the tiles. Under space-value every covered space costs its value whatever covers it, so the order
-    never matters; under one-point(-at-pick) the marker's space costs 1 instead of its value, so the
-    orders differ when the marker's two spaces differ in value. A marker kept off a full floor
-    (azul.offer.marker-on-full-floor) costs nothing, as a marker on a 1-point space would."""
-    if not free or not surplus or rules.marker_cost == "space-value":
+    """Whether marker-first and tiles-first charge the player differently: only when the floor line
+    had room (`free` spaces) and the pick sent `surplus` tiles to it. Marker-first lays the marker on
+    the first free space and the tiles after it; tiles-first lays the tiles first and the marker on
+    the next space, or, when the tiles filled the floor, where azul.offer.marker-on-full-floor puts
+    it. Under space-value every covered space costs its value whatever covers it, so only a marker
+    beside the full floor (beside-floor-one-point) can make the orders differ; under one-point(-at-pick)
+    the marker costs 1 wherever it lies, instead of its space's value."""
+    if not free or not surplus:
         return False
     taken = FLOOR_SPACES - free
+
+    def marker(space: int) -> int:
+        return FLOOR_PENALTIES[space] if rules.marker_cost == "space-value" else 1
+
+    marker_first = sum(FLOOR_PENALTIES[taken + 1:taken + 1 + min(surplus, free - 1)]) + marker(taken)
     if surplus < free:
-        after = FLOOR_PENALTIES[taken + surplus]
+        tiles_first = sum(FLOOR_PENALTIES[taken:taken + surplus]) + marker(taken + surplus)
     elif rules.displace_to_lid:
-        after = FLOOR_PENALTIES[-1]
+        tiles_first = sum(FLOOR_PENALTIES[taken:FLOOR_SPACES - 1]) + marker(FLOOR_SPACES - 1)
+    elif rules.marker_beside_floor:
+        tiles_first = sum(FLOOR_PENALTIES[taken:FLOOR_SPACES]) + 1
     else:
-        after = 1
-    return FLOOR_PENALTIES[taken] != after
+        tiles_first = sum(FLOOR_PENALTIES[taken:FLOOR_SPACES])
+    return marker_first != tiles_first
 
 
 def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]) -> None:
@@ -100,6 +108,11 @@ def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]
         state.lid[board.floor[-1]] += 1
         board.floor[-1] = MARKER
         if rules.marker_cost == "one-point-at-pick":       # on the floor like any taken marker
+            _pay_for_marker(board, who, events)
+    elif rules.marker_beside_floor:
+        # kept beside the full floor: it costs 1 with the floor penalties (azul.round_end.score_floors)
+        cite_alternative("azul.offer.marker-on-full-floor", "beside-floor-one-point")
+        if rules.marker_cost == "one-point-at-pick":
             _pay_for_marker(board, who, events)
     else:
         cite_alternative("azul.offer.marker-on-full-floor", "marker-off-floor")

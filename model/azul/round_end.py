@@ -6,7 +6,7 @@ from __future__ import annotations
 from model.azul.colours import MARKER
 from model.azul.dead_game import walls_can_change
 from model.azul.ruleset import Ruleset
-from model.azul.scoring import floor_penalty
+from model.azul.scoring import FLOOR_PENALTIES, floor_penalty
 from model.azul.state import CENTRE, NOBODY, OFFER, OVER, AzulState
 from model.azul.supply import fill_factories
 from model.azul.walls import complete_colours, complete_columns, complete_rows
@@ -22,10 +22,16 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
     else:
         if ending:
             cite_alternative("azul.end.final-floor", "scored")
+            # rule: azul.end.bonus-order
+            if _bonus_order_decides(state, rules):
+                cite_alternative("azul.end.bonus-order", "bonuses-then-floor" if rules.bonuses_first
+                                 else "floor-then-bonuses")
+            if rules.bonuses_first:
+                add_bonuses(state, events)
         score_floors(state, rules, events)
     if ending:
         cite("azul.end.trigger")
-        end_game(state, events)
+        end_game(state, events, bonuses=not (rules.bonuses_first and not rules.skip_final_floor))
         return
     # Nothing free at all (bag and lid empty) is azul.prep.empty-round's case, decided below.
     if (any(state.bag) or any(state.lid)) and not walls_can_change(state, rules):
@@ -34,18 +40,47 @@ def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[
     cite("azul.prep.continue")
     state.round += 1
     next_starter(state, rules)
-    fill_factories(state, chance, events, "azul.prep.refill")
+    fill_factories(state, chance, events, "azul.prep.refill", rules.round_robin_fill)
     if not state.tiles_on_offer():
         empty_round(state, rules, events)
         return
     start_round(state, events)
 
 
-def score_floors(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
-    for who, board in enumerate(state.boards):
+def _bonus_order_decides(state: AzulState, rules: Ruleset) -> bool:
+    """Whether adding the bonuses before the last floor penalties changes a score: only when the
+    penalties exceed the score (the floor at 0 then swallows part of them) and bonuses are due."""
+    for board in state.boards:
         if not board.floor:
             continue
+        wall = board.wall
+        bonus = 2 * complete_rows(wall) + 7 * complete_columns(wall) + 10 * complete_colours(wall)
+        if bonus and _quiet_penalty(board.floor, rules.marker_cost) > board.score:
+            return True
+    return False
+
+
+def _quiet_penalty(floor: list[int], marker_cost: str) -> int:
+    """floor_penalty's value without citing anything (it only decides whether a point is cited)."""
+    cost = 0
+    for space, token in enumerate(floor):
+        if token != MARKER or marker_cost == "space-value":
+            cost += FLOOR_PENALTIES[space]
+        elif marker_cost == "one-point":
+            cost += 1
+    return cost
+
+
+def score_floors(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
+    for who, board in enumerate(state.boards):
+        beside = (rules.marker_beside_floor and state.marker == who and MARKER not in board.floor
+                  and rules.marker_cost != "one-point-at-pick")
+        if not board.floor and not beside:
+            continue
         penalty = floor_penalty(board.floor, rules.marker_cost)
+        if beside:                  # the marker kept beside a full floor line still costs its point
+            cite_alternative("azul.offer.marker-on-full-floor", "beside-floor-one-point")
+            penalty += 1
         new = board.score - penalty
         if new < 0:
             cite("azul.score.floor")
@@ -114,7 +149,15 @@ def dead_game(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
     end_game(state, events)
 
 
-def end_game(state: AzulState, events: list[Event]) -> None:
+def end_game(state: AzulState, events: list[Event], *, bonuses: bool = True) -> None:
+    if bonuses:
+        add_bonuses(state, events)
+    state.phase = OVER
+    state.to_move = NOBODY
+    events.append(Event("phase", "azul.end.trigger", detail=f"game over after round {state.round}"))
+
+
+def add_bonuses(state: AzulState, events: list[Event]) -> None:
     for who, board in enumerate(state.boards):
         wall = board.wall
         for clause, count, each in (("azul.end.bonus-row", complete_rows(wall), 2),
@@ -124,6 +167,3 @@ def end_game(state: AzulState, events: list[Event]) -> None:
             if count:
                 board.score += count * each
                 events.append(Event("bonus", clause, who, count * each, f"{count} x {each}"))
-    state.phase = OVER
-    state.to_move = NOBODY
-    events.append(Event("phase", "azul.end.trigger", detail=f"game over after round {state.round}"))

@@ -18,7 +18,7 @@ from spec.suggest import did_you_mean
 # Every interpretation point the model branches on: its alternatives, the default first.
 IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "azul.score.single-axis": ("skip-single", "count-both"),
-    "azul.offer.marker-on-full-floor": ("marker-off-floor", "displace-to-lid"),
+    "azul.offer.marker-on-full-floor": ("marker-off-floor", "displace-to-lid", "beside-floor-one-point"),
     "azul.offer.marker-floor-order": ("marker-first", "tiles-first"),
     "azul.offer.marker-untaken": ("same-starter", "next-clockwise"),
     "azul.prep.empty-round": ("end-game", "stall"),
@@ -29,6 +29,9 @@ IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "azul.lines.voluntary-split": ("all-or-floor", "voluntary-split"),
     "azul.setup.starter-choice": ("first-seat", "by-chance"),
     "azul.end.dead-game": ("end-game", "stall"),
+    "azul.lines.floor-choice": ("free-choice", "only-if-no-line"),
+    "azul.end.bonus-order": ("floor-then-bonuses", "bonuses-then-floor"),
+    "azul.prep.fill-order": ("display-by-display", "round-robin"),
 }
 DEFAULTS: dict[str, str] = {k: v[0] for k, v in IMPLEMENTED.items()}
 WALL_SIDES: tuple[str, ...] = ("coloured", "gray")
@@ -52,6 +55,10 @@ class Ruleset:
     voluntary_split: bool = attrs.field(init=False, eq=False, repr=False)
     starter_by_chance: bool = attrs.field(init=False, eq=False, repr=False)
     stall_on_dead: bool = attrs.field(init=False, eq=False, repr=False)
+    marker_beside_floor: bool = attrs.field(init=False, eq=False, repr=False)
+    floor_only_if_no_line: bool = attrs.field(init=False, eq=False, repr=False)
+    bonuses_first: bool = attrs.field(init=False, eq=False, repr=False)
+    round_robin_fill: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         c = self.choices
@@ -69,6 +76,10 @@ class Ruleset:
         set_(self, "voluntary_split", c["azul.lines.voluntary-split"] == "voluntary-split")
         set_(self, "starter_by_chance", c["azul.setup.starter-choice"] == "by-chance")
         set_(self, "stall_on_dead", c["azul.end.dead-game"] == "stall")
+        set_(self, "marker_beside_floor", c["azul.offer.marker-on-full-floor"] == "beside-floor-one-point")
+        set_(self, "floor_only_if_no_line", c["azul.lines.floor-choice"] == "only-if-no-line")
+        set_(self, "bonuses_first", c["azul.end.bonus-order"] == "bonuses-then-floor")
+        set_(self, "round_robin_fill", c["azul.prep.fill-order"] == "round-robin")
 
     def choice(self, interp_id: str) -> str:
         return self.choices[interp_id]

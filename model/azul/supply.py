@@ -4,32 +4,44 @@ from __future__ import annotations
 
 from model.azul.state import FACTORY_TILES, AzulState
 from model.chance import Chance
-from model.clauses import cite
+from model.clauses import cite, cite_alternative
 from model.events import Event
 
 
-def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause: str) -> None:
+def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause: str,
+                   round_robin: bool = False) -> None:
     """Put 4 tiles from the bag on each factory (at most 4 x factories draws); partly filled
-    factories when bag and lid are both empty."""
+    factories when bag and lid are both empty. Display after display, or under
+    azul.prep.fill-order=round-robin one tile at a time around the displays."""
     cite(clause)
     bag, lid = state.bag, state.lid
     in_bag = sum(bag)
-    for f, factory in enumerate(state.factories):
-        for _ in range(FACTORY_TILES):
-            if not in_bag:
-                if not any(lid):
-                    cite("azul.prep.partial-fill")
-                    events.append(Event("partial-fill", "azul.prep.partial-fill",
-                                        detail=f"bag and lid empty: factories from F{f + 1} on partly filled"))
-                    return
-                cite("azul.prep.bag-from-lid")
-                in_bag = sum(lid)
-                events.append(Event("bag-from-lid", "azul.prep.bag-from-lid", detail=f"{in_bag} tiles back in the bag"))
-                for c in range(len(bag)):
-                    bag[c] += lid[c]
-                    lid[c] = 0
-            # rule: azul.component.bag
-            colour = chance.draw_tile(bag)
-            bag[colour] -= 1
-            factory[colour] += 1
-            in_bag -= 1
+    n = len(state.factories)
+    # Dealing in turn differs only when the tiles run short; with enough for every display the same
+    # draws go display after display, so a game under either reading is the same game until then.
+    if round_robin and sum(bag) + sum(lid) < FACTORY_TILES * n:
+        slots = [(f, state.factories[f]) for _ in range(FACTORY_TILES) for f in range(n)]
+    else:
+        slots = [(f, state.factories[f]) for f in range(n) for _ in range(FACTORY_TILES)]
+    for f, factory in slots:
+        if not in_bag:
+            if not any(lid):
+                cite("azul.prep.partial-fill")
+                if n > 1 and sum(map(sum, state.factories)):   # the order spreads what there is
+                    cite_alternative("azul.prep.fill-order", "round-robin" if round_robin
+                                     else "display-by-display")
+                where = "tiles dealt in turn" if round_robin else f"factories from F{f + 1} on"
+                events.append(Event("partial-fill", "azul.prep.partial-fill",
+                                    detail=f"bag and lid empty: {where} partly filled"))
+                return
+            cite("azul.prep.bag-from-lid")
+            in_bag = sum(lid)
+            events.append(Event("bag-from-lid", "azul.prep.bag-from-lid", detail=f"{in_bag} tiles back in the bag"))
+            for c in range(len(bag)):
+                bag[c] += lid[c]
+                lid[c] = 0
+        # rule: azul.component.bag
+        colour = chance.draw_tile(bag)
+        bag[colour] -= 1
+        factory[colour] += 1
+        in_bag -= 1

@@ -314,6 +314,8 @@ def acquisition_over(g: Game) -> bool:
         return False
     if s.large.has_tiles or any(f.has_tiles for f in small):
         return False
+    if s.large.start_tile:                 # it alone never keeps the phase going
+        cite("duel.acquire.end.start-tile")
     if s.round < 5:
         for pl in s.players:
             if pl.tokens_used < 2:

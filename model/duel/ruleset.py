@@ -39,6 +39,10 @@ IMPLEMENTED: dict[str, tuple[str, ...]] = {
     "duel.tablet.colourful-rows.special": ("not-a-colour", "counts-as-colour"),
     "duel.tablet.colourful-rows.full": ("gaps-allowed", "full-row"),
     "duel.tablet.corner-values": ("upper-3-lower-8", "upper-8-lower-3"),
+    "duel.special.which-row": ("special-space-row", "completing-tile-row"),
+    "duel.bonus.timing": ("as-reached", "after-pass"),
+    "duel.prep.refill-order": ("large-first", "small-first"),
+    "duel.tablet.outer-scope": ("edge-cells", "outer-plates"),
 }
 
 FIRST_GAME_TABLETS: tuple[str, ...] = ("rows-complete", "columns-complete", "diagonals")
@@ -71,6 +75,7 @@ class Ruleset:
     pass_permanent: bool = attrs.field(init=False, eq=False, repr=False)
     unplaceable_any_line: bool = attrs.field(init=False, eq=False, repr=False)
     broken_totals: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+    chips_after_pass: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         c = self.choices
@@ -82,6 +87,7 @@ class Ruleset:
         set_(self, "strict_tokens", c["duel.acquire.end.passed-tokens"] == "strict")
         set_(self, "pass_permanent", c["duel.acquire.pass.permanent"] == "permanent")
         set_(self, "unplaceable_any_line", c["duel.tiling.unplaceable-scope"] == "any-line")
+        set_(self, "chips_after_pass", c["duel.bonus.timing"] == "after-pass")
         set_(self, "broken_totals", (0, 1, 3, 6, 10) if c["duel.broken.penalties"] == "triangular"
              else (0, 1, 3, 6, 9))
 

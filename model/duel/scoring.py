@@ -65,6 +65,9 @@ def broken_penalty(rules: Ruleset, n: int) -> int:
 
 DIAGONALS = (tuple(i * 7 for i in range(6)), tuple(i * 6 + 5 - i for i in range(6)))
 OUTER = tuple(c for c in range(36) if c // 6 in (0, 5) or c % 6 in (0, 5))
+# duel.tablet.outer-scope=outer-plates: every cell of the 8 plate slots around the central one.
+OUTER_PLATES = tuple(sorted(c for slot in range(9) if slot != 4 for c in SLOT_CELLS[slot]))
+OUTER_PLATES_ONLY = tuple(c for c in OUTER_PLATES if c not in OUTER)
 UPPER_CORNERS, LOWER_CORNERS = (0, 2), (6, 8)
 
 
@@ -108,7 +111,11 @@ def tablet_points(side: str, rules: Ruleset, spaces: Sequence[int], tiles: Seque
         return total
     if side == "outer-spaces":
         cite("duel.tablet.outer-spaces")
-        return sum(tiles[c] != EMPTY for c in OUTER)
+        alt = rules.choices["duel.tablet.outer-scope"]
+        if any(tiles[c] != EMPTY for c in OUTER_PLATES_ONLY):    # only then do the readings differ
+            cite_alternative("duel.tablet.outer-scope", alt)
+        cells = OUTER if alt == "edge-cells" else OUTER_PLATES
+        return sum(tiles[c] != EMPTY for c in cells)
     if side == "corner-plates":
         cite("duel.tablet.corner-plates")
         alt = rules.choices["duel.tablet.corner-values"]

@@ -111,9 +111,25 @@ def fill_large(state: GameState, rules: Ruleset, chance: Chance, events: list[Ev
 
 def fill_factories(state: GameState, rules: Ruleset, chance: Chance, events: list[Event],
                    clause: str) -> None:
-    """Large Factory first, then small Factories 1-4, each with a face-down chip."""
+    """Large Factory first, then small Factories 1-4, each with a face-down chip; under
+    duel.prep.refill-order=small-first the small Factories first (it matters only when tiles run out)."""
     cite(clause)
-    fill_large(state, rules, chance, events)
+    order = rules.choices["duel.prep.refill-order"]
+    if order == "large-first":
+        fill_large(state, rules, chance, events)
+    fill_small(state, chance, events)
+    if order == "small-first":
+        fill_large(state, rules, chance, events)
+    short = sum(state.large.sun) < 5 or any(sum(f.sun) < 4 for f in state.small)
+    if short and not any(state.bag) and not any(state.tower):   # not a large sun left empty by a redraw rule
+        cite("duel.prep.rare-empty")
+        cite_alternative("duel.prep.refill-order", order)       # the order decided which ran short
+        events.append(Event("tiles-ran-out", "duel.prep.rare-empty",
+                            detail="bag and Tower are empty; some Factories are not filled"))
+
+
+def fill_small(state: GameState, chance: Chance, events: list[Event]) -> None:
+    """Small Factories 1-4: 4 tiles each, then a face-down chip (revealed at once on an empty one)."""
     for f, factory in enumerate(state.small, 1):
         for _ in range(4):
             colour = draw_tile(state, chance, events)
@@ -130,11 +146,6 @@ def fill_factories(state: GameState, rules: Ruleset, chance: Chance, events: lis
                 factory.chip_revealed = True
                 events.append(Event("reveal-chip", "duel.prep.rare-empty",
                                     detail=f"Factory {f} has no tiles; its chip C{chip:02d} is revealed"))
-    short = sum(state.large.sun) < 5 or any(sum(f.sun) < 4 for f in state.small)
-    if short and not any(state.bag) and not any(state.tower):   # not a large sun left empty by a redraw rule
-        cite("duel.prep.rare-empty")
-        events.append(Event("tiles-ran-out", "duel.prep.rare-empty",
-                            detail="bag and Tower are empty; some Factories are not filled"))
 
 
 def refill_display(state: GameState, clause: str) -> None:

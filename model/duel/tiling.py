@@ -17,9 +17,10 @@ from model.errors import RuleLoopError
 if TYPE_CHECKING:
     from model.duel.engine import Game
 
-# Dome-tiling visits each player's pattern lines once, top to bottom (duel.tiling.top-to-bottom):
-# one call of advance_tiling takes at most 2 * LINES steps before it asks for a decision or ends.
-TILING_STEPS = 2 * LINES
+# Dome-tiling visits each player's pattern lines once, top to bottom (duel.tiling.top-to-bottom),
+# and under duel.bonus.timing=after-pass once more for the chips: one call of advance_tiling takes
+# at most 2 * 2 * LINES steps before it asks for a decision or ends.
+TILING_STEPS = 4 * LINES
 # ... and tiles each of the 2 players at most once (the starting player, then the other).
 TILED_PLAYERS = 2
 
@@ -53,8 +54,8 @@ def bonus(g: Game, who: int, args: tuple[int, ...], events: list[Event]) -> None
     # end: duel.bonus.complete-line
     # rule: duel.tiling.top-to-bottom
     s.pending = None
-    order, _, _ = s.tiling
-    s.tiling = (order, line, 2)
+    order, cursor, _ = s.tiling          # the cursor is past line 6 in the second pass (after-pass)
+    s.tiling = (order, cursor, 2)
     advance_tiling(g, events)
 
 
@@ -88,7 +89,7 @@ def advance_tiling(g: Game, events: list[Event]) -> None:
     decision is needed (stage 0: Bonus chips; stage 1: placement; stage 2: placement of a line
     just completed with chips) or both players are done."""
     s, rules = g.state, g.rules
-    order, line, stage = s.tiling
+    order, cursor, stage = s.tiling
     steps = 0
     players = 0
     while order < 2:
@@ -100,31 +101,46 @@ def advance_tiling(g: Game, events: list[Event]) -> None:
         if players > TILED_PLAYERS:
             raise RuleLoopError("duel.tiling.top-to-bottom", TILED_PLAYERS,
                                 f"Dome-tiling reached P{who + 1} after {TILED_PLAYERS} player(s) were tiled")
-        if line == 0 and stage == 0:
+        if cursor == 0 and stage == 0:
             cite("duel.tiling.top-to-bottom")
         # rule: duel.tiling.top-to-bottom
-        while line < 6:
+        # The cursor runs over lines 0-5; under duel.bonus.timing=after-pass the first pass offers no
+        # chips, and a second pass (cursor 6-11 for lines 0-5) offers them for the lines still short.
+        end = 12 if rules.chips_after_pass else 6
+        while cursor < end:
             steps += 1
             if steps > TILING_STEPS:
                 raise RuleLoopError("duel.tiling.top-to-bottom", TILING_STEPS,
-                                    f"Dome-tiling took more than {TILING_STEPS} steps (P{who + 1}, line {line + 1})")
+                                    f"Dome-tiling took more than {TILING_STEPS} steps (P{who + 1}, line {cursor % 6 + 1})")
+            line = cursor % 6
+            second = cursor >= 6
             count = counts[line]
-            if count == 0:
-                line, stage = line + 1, 0
+            cap = line + 1
+            if count == 0 or (second and stage == 0 and count == cap):
+                cursor, stage = cursor + 1, 0
                 continue
-            cap, colour = line + 1, colours[line]
+            colour = colours[line]
             if stage == 0:
                 stage = 1
-                if count < cap and pl.chips and has_bonus_option(pl, colour, cap - count, rules.tables) \
-                        and chips_may_complete(g, pl, line, colour):
-                    s.tiling = (order, line, 1)
+                offer = count < cap and pl.chips and has_bonus_option(pl, colour, cap - count, rules.tables) \
+                    and chips_may_complete(g, pl, line, colour)
+                if offer and rules.chips_after_pass and not second:
+                    cite_alternative("duel.bonus.timing", "after-pass")     # offered in the second pass
+                    offer = False
+                if offer:
+                    if not rules.chips_after_pass:
+                        cite_alternative("duel.bonus.timing", "as-reached")
+                    s.tiling = (order, cursor, 1)
                     s.pending = Pending("bonus", who, (line,))
                     return
+                if second:                 # no chips for this line: it was dealt with in the first pass
+                    cursor, stage = cursor + 1, 0
+                    continue
             chips_but_stuck = stage == 2 and count < cap and not matching_cells(pl, line, colour)
             if (count == cap or stage == 2) and not chips_but_stuck:
                 cells = matching_cells(pl, line, colour)
                 if len(cells) >= 2:
-                    s.tiling = (order, line + 1, 0)
+                    s.tiling = (order, cursor + 1, 0)
                     s.pending = Pending("tile", who, (line,), tuple(cells))
                     return
                 if cells:
@@ -142,11 +158,11 @@ def advance_tiling(g: Game, events: list[Event]) -> None:
                     cite("duel.tiling.incomplete-stay")
             else:
                 cite("duel.tiling.incomplete-stay")
-            line, stage = line + 1, 0
+            cursor, stage = cursor + 1, 0
         if s.round == 5:
             leftover_lines(g, who, events)
         penalties(g, who, events)
-        order, line, stage = order + 1, 0, 0
+        order, cursor, stage = order + 1, 0, 0
     s.tiling = (2, 0, 0)
     # rule: duel.prep.skip-last
     flow.change_phase(g, "preparation" if s.round < 5 else "tablet_scoring", events)
@@ -215,11 +231,18 @@ def move_line_to_dome(g: Game, who: int, line: int, cell: int, events: list[Even
         cite("duel.score.special-no-adjacency")
         pl.dome_tile[special[0]] = SPECIAL
         s.special_supply -= 1
-        row = special[0] // 6
+        # rule: duel.special.which-row
+        row = space_row = special[0] // 6
+        if row != line:                    # the plate was completed from its other row
+            alt = g.rules.choices["duel.special.which-row"]
+            cite_alternative("duel.special.which-row", alt)
+            if alt == "completing-tile-row":
+                row = line
         bonus = special_row_points(g.rules, row)
         pl.score += bonus
         events.append(Event("score", "duel.plate.special-space", who, bonus,
-                            f"Special tile in row {row + 1}"))
+                            f"Special tile in row {space_row + 1}"
+                            + (f" (row {row + 1}'s points)" if row != space_row else "")))
 
 
 def penalties(g: Game, who: int, events: list[Event]) -> None:

@@ -42,6 +42,9 @@ ROW_SETUPS: dict[str, RowSetup] = {
     "azul.gray.unplaceable-line=refused": RowSetup(context={WALL_SIDE: "gray"}),
     # the marker's first centre pick must find a full floor line
     "azul.offer.marker-on-full-floor=displace-to-lid": RowSetup(policy="floor-first", players=4),
+    "azul.offer.marker-on-full-floor=beside-floor-one-point": RowSetup(policy="floor-first", players=4),
+    # tiles that run short at a refill: `hoard` (4 players) runs the bag and lid down
+    "azul.prep.fill-order=round-robin": RowSetup(policy="hoard", players=4),
     # a round nobody takes from the centre: every factory emptied by one take (a low supply)
     "azul.offer.marker-untaken=next-clockwise": RowSetup(policy="hoard", players=4),
     # the order of the marker and a centre pick's surplus on the floor changes nothing under the default

@@ -66,8 +66,10 @@ def refill_violations(s: GameState, game: Game, unavoidable_ok: bool = True) -> 
     alt = game.rules.choices["duel.refill.monochrome-unavoidable"]
     # Unavoidable: the bag held nothing but that colour when the redraw was due. When the Tower was
     # not tipped into the bag during the refill (it still holds tiles), the bag then held exactly the
-    # tiles now in the bag and on the small Factories (drawn after the large one).
-    rest = [s.bag[c] + sum(f.sun[c] for f in s.small) for c in range(5)]
+    # tiles now in the bag and on the small Factories when these are drawn after the large one
+    # (duel.prep.refill-order=large-first), and only those now in the bag when they are drawn first.
+    large_first = game.rules.choices["duel.prep.refill-order"] == "large-first"
+    rest = [s.bag[c] + (sum(f.sun[c] for f in s.small) if large_first else 0) for c in range(5)]
 
     # Under restock-from-tower a Tower holding another colour is tipped in for the redraw.
     supply = [rest[c] + s.tower[c] for c in range(5)] if alt == "restock-from-tower" else rest
@@ -191,3 +193,83 @@ def line_placement(before: GameState, after: GameState, action: Action | None,
     if after.tower[colour] - before.tower[colour] != over - kept:
         out.append(f"'{action}': {after.tower[colour] - before.tower[colour]} tiles to the Tower, expected {over - kept}")
     return out
+
+
+def start_tile_moves(before: GameState, after: GameState, action: Action | None,
+                     phases: tuple[str, ...]) -> list[str]:
+    """The Starting player tile leaves the large Factory only with a moon pick that takes at least
+    one tile from the large moon, and then goes to the picker; during Acquisition nothing else
+    moves it (duel.acquire.moon.start-player-tile). Preparation puts it back (round-reset)."""
+    if action is None or before.phase != "acquisition" or "preparation" in phases:
+        return []
+
+    def holder(s: GameState) -> str:
+        where = [f"P{i + 1}" for i, pl in enumerate(s.players) if pl.start_tile]
+        return "+".join((["the large Factory"] if s.large.start_tile else []) + where) or "nowhere"
+
+    was, now = holder(before), holder(after)
+    if action.kind is Kind.MOON and before.large.start_tile and before.large.moon[action.args[0]]:
+        picker = f"P{before.to_move + 1}"
+        if now != picker:
+            return [f"'{action}' took {COLOURS[action.args[0]]} from the large moon but the Starting "
+                    f"player tile is with {now}, not the picker {picker}"]
+        return []
+    if now != was:
+        took = "a moon pick with no tile from the large moon" if action.kind is Kind.MOON else f"'{action}'"
+        return [f"{took} moved the Starting player tile from {was} to {now}"]
+    return []
+
+
+def pile_order(before: GameState, after: GameState, action: Action | None,
+               phases: tuple[str, ...]) -> list[str]:
+    """The plate pile: a draw takes exactly its top plate into the hand; plates go back under the
+    pile in the order the player returns them (duel.acquire.plate.draw, duel.acquire.plate.keep-one);
+    only a display refill (setup's opening picks, Preparation) takes further plates, from the top."""
+    if action is None:
+        return []
+    want = list(before.pile)
+    p = before.pending
+    out = []
+    if action.kind is Kind.DRAW_PLATE:
+        if not want:
+            return [f"'{action}' drew from an empty pile"]
+        top, want = want[0], want[1:]
+        hand = after.pending.extra if after.pending is not None else ()
+        if not hand or hand[-1] != top:
+            out.append(f"'{action}' did not put the top plate P{top:02d} in hand (hand: {list(hand)})")
+    elif action.kind is Kind.RETURN_PLATE and p is not None:
+        rest = [x for x in p.extra if x != action.args[0]]
+        want += [action.args[0]] + (rest if len(rest) == 1 else [])
+    elif action.kind is Kind.PLACE_PLATE and p is not None and not p.data[1] and len(p.extra) == 1:
+        want += list(p.extra)
+    refilled = len(want) - len(after.pile)
+    may_refill = "preparation" in phases or (before.phase == "setup" and action.kind is Kind.PLACE_PLATE)
+    if not 0 <= refilled <= 3 or after.pile != want[refilled:]:
+        out.append(f"after '{action}' the pile is {_plates(after.pile)}, expected {_plates(want)} "
+                   "(less at most the top 3 for a display refill)")
+    elif refilled and not may_refill:
+        out.append(f"'{action}' took {refilled} plate(s) off the top of the pile outside a display refill")
+    return out
+
+
+def _plates(pile: list[int]) -> str:
+    return "[" + " ".join(f"P{x:02d}" for x in pile) + "]"
+
+
+def factories_empty_at_phase_end(before: GameState, action: Action | None) -> list[str]:
+    """At the moment Acquisition ends, no tile and no Bonus chip is left on any Factory (the
+    Starting player tile may be: duel.acquire.end.start-tile). Read from the state before the phase's
+    last action plus that action: the last action is a placement, a chip, a pass or a plate, and only
+    a chip changes a Factory; the state after the step may already be refilled."""
+    if action is None:
+        return []
+    taken = action.args[0] if action.kind is Kind.CHIP else 0
+    out = []
+    if any(before.large.sun) or any(before.large.moon):
+        out.append(f"the large Factory still holds {sum(before.large.sun) + sum(before.large.moon)} tile(s)")
+    for f, fac in enumerate(before.small, 1):
+        if any(fac.sun) or fac.moon:
+            out.append(f"small Factory {f} still holds {sum(fac.sun) + len(fac.moon)} tile(s)")
+        if fac.chip and f != taken:
+            out.append(f"small Factory {f} still holds its Bonus chip C{fac.chip:02d}")
+    return [f"Acquisition ended in round {before.round} while {m}" for m in out]

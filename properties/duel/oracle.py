@@ -118,6 +118,8 @@ def tablet_value(side: str, rules: Ruleset, spaces: Sequence[int], tiles: Sequen
                 points += 4
         return points
     if side == "outer-spaces":
+        if rules.choices["duel.tablet.outer-scope"] == "outer-plates":      # all but the central plate
+            return sum(full[i] for slot in range(9) if slot != 4 for i in _plate_cells(slot))
         return sum(full[i] for i in range(36) if i // 6 in (0, 5) or i % 6 in (0, 5))
     if side == "corner-plates":
         upper, lower = (3, 8) if rules.choices["duel.tablet.corner-values"] == "upper-3-lower-8" else (8, 3)
@@ -182,8 +184,11 @@ def expected_events(before: GameState, after: GameState, action: Action | None, 
             plate = next(_plate_cells(s) for s in range(9) if sp in _plate_cells(s))
             if tiles[sp] == EMPTY and all(tiles[c] != EMPTY for c in plate if c != sp):
                 tiles[sp] = SPECIAL
-                value = special_row_value(rules, sp // 6)
-                out.append(("special", value, f"Special tile in row {sp // 6 + 1} [duel.special.row-points]"))
+                # duel.special.which-row: the Special space's own row, or the completing tile's
+                row = cell // 6 if rules.choices["duel.special.which-row"] == "completing-tile-row" else sp // 6
+                value = special_row_value(rules, row)
+                out.append(("special", value, f"Special tile in row {sp // 6 + 1} (row {row + 1}'s points) "
+                                              "[duel.special.row-points, duel.special.which-row]"))
                 score += value
     for sp in specials:
         if tiles[sp] == EMPTY:

@@ -11,7 +11,9 @@ from model.duel.actions import Action
 from model.duel.colours import EMPTY
 from model.duel.engine import Game
 from model.events import Event
-from properties.duel.factories import line_placement, picks_take_all, refill_violations, round_reset_violations, sun_picked_once
+from properties.duel.factories import (factories_empty_at_phase_end, line_placement, picks_take_all, pile_order,
+                                       refill_violations, round_reset_violations, start_tile_moves,
+                                       sun_picked_once)
 from properties.duel.flows import flow_violations
 from properties.duel.oracle import ORACLE_CLAUSES, OUTCOME_CLAUSES, check_outcome, check_scoring
 from model.duel.phases import TRANSITIONS
@@ -47,6 +49,9 @@ STEP_INVARIANTS: tuple[StepInvariant, ...] = (
                                      "duel.setup.fill-factories", "duel.setup.large-factory.monochrome-redraw")),
     StepInvariant("round-reset", ("duel.prep.tokens-back", "duel.prep.start-player", "duel.prep.display-refill",
                                   "duel.score.broken-penalty")),
+    StepInvariant("start-tile-with-large-moon", ("duel.acquire.moon.start-player-tile",)),
+    StepInvariant("plate-pile-order", ("duel.acquire.plate.draw", "duel.acquire.plate.keep-one")),
+    StepInvariant("factories-empty-at-phase-end", ("duel.acquire.end", "duel.acquire.end.start-tile")),
     StepInvariant("score-accounting", ("duel.invariant.score-accounting",)),
     StepInvariant("scoring-oracle", ORACLE_CLAUSES),
     StepInvariant("outcome", OUTCOME_CLAUSES),
@@ -131,6 +136,10 @@ def _movement_and_scoring(before: GameState, game: Game, events: list[Event], ac
         out += [("component-flows", m) for m in flow_violations(before, s, action, phases, events)]
     out += [("sun-picked-once", m) for m in sun_picked_once(before, s, action, phases)]
     out += [("picks-take-all", m) for m in picks_take_all(before, s, action)]
+    out += [("start-tile-with-large-moon", m) for m in start_tile_moves(before, s, action, phases)]
+    out += [("plate-pile-order", m) for m in pile_order(before, s, action, phases)]
+    if ("acquisition", "dome_tiling") in changes:        # checked at the phase change, every round
+        out += [("factories-empty-at-phase-end", m) for m in factories_empty_at_phase_end(before, action)]
     out += [("line-placement", m) for m in line_placement(before, s, action, phases)]
     if before.phase == "setup" and before.opening_picks == 0 and before.pending is not None:
         out += [("factory-refill", f"at setup: {m}") for m in refill_violations(before, game)]

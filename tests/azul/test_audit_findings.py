@@ -88,7 +88,7 @@ def test_the_order_is_cited_exactly_where_it_changes_the_score() -> None:
         for alt, (_, _, cited) in played.items():
             assert cited == ({alt} if differ else set()), case
         decided += differ
-        if cost == "space-value":
+        if cost == "space-value" and full != "beside-floor-one-point":   # beside a full floor it costs 1
             assert not differ, case
     assert decided > 0
 

@@ -27,18 +27,21 @@ def test_marker_on_a_full_floor(alt: str) -> None:
     s = g.state
     b = s.boards[0]
     b.floor = [BLUE] * 7
+    b.score = 20
     s.centre[RED] = 1
     s.factories[0][BLACK] = 1
     settle(g)
     lid = s.lid[BLUE]
     play(g, "take C red line 1")
     assert s.marker == 0
-    if alt == "marker-off-floor":
-        assert b.floor == [BLUE] * 7 and s.lid[BLUE] == lid
-    else:
+    if alt == "displace-to-lid":
         assert b.floor == [BLUE] * 6 + [MARKER] and s.lid[BLUE] == lid + 1
+    else:                                           # kept off the floor, or beside it
+        assert b.floor == [BLUE] * 7 and s.lid[BLUE] == lid
     play(g, "take F1 black line 5")                 # P2; the round ends
     assert s.starter == 0 and s.to_move == 0 and s.marker == -1
+    # +1 for the red tile; 7 covered spaces cost 14; the marker beside the floor 1 more
+    assert b.score == 20 + 1 - 14 - (alt == "beside-floor-one-point")
 
 
 @pytest.mark.clause("azul.prep.refill")
@@ -209,6 +212,57 @@ def test_refill_from_the_lid_then_partly() -> None:
     events = end_offer(g, colour=BLUE)
     assert [e.kind for e in events].count("partial-fill") == 1
     assert [sum(f) for f in s.factories] == [4, 1, 0, 0, 0] and s.round == 2
+
+
+@pytest.mark.clause("azul.prep.partial-fill", "azul.prep.refill")
+@pytest.mark.parametrize(("alt", "sizes"), [("display-by-display", [4, 1, 0, 0, 0]),
+                                            ("round-robin", [1, 1, 1, 1, 1])])
+def test_fill_order(alt: str, sizes: list[int]) -> None:
+    g = bare(interpretations={"azul.prep.fill-order": alt})
+    s = g.state
+    s.bag = [6, 0, 0, 0, 0]                        # 5 left once the offer's last tile is out
+    s.lid = [0] * 5
+    end_offer(g, colour=BLUE)
+    assert [sum(f) for f in s.factories] == sizes and s.round == 2
+    g = bare(interpretations={"azul.prep.fill-order": alt})
+    g.state.bag = [30, 0, 0, 0, 0]                 # enough for every display: the order changes nothing
+    end_offer(g, colour=BLUE)
+    assert [sum(f) for f in g.state.factories] == [4] * 5
+
+
+@pytest.mark.clause("azul.lines.to-floor")
+@pytest.mark.parametrize("alt", IMPLEMENTED["azul.lines.floor-choice"])
+def test_floor_choice(alt: str) -> None:
+    g = bare(interpretations={"azul.lines.floor-choice": alt})
+    s = g.state
+    b = s.boards[0]
+    for line in range(1, 5):                        # lines 2-5 hold blue: only line 1 can take red
+        set_line(b, line, BLUE, 1)
+    s.factories[0][RED] = 3
+    s.factories[1][BLUE] = 1
+    settle(g)
+    if alt == "only-if-no-line":
+        assert refusal(g, "take F1 red floor") == "azul.lines.to-floor"
+        assert parse_action("take F2 blue floor") not in g.legal_actions()      # lines 2-5 take blue
+        set_line(b, 0, BLUE, 1)                     # now no line can take red
+        assert parse_action("take F1 red floor") in g.legal_actions()
+        return
+    play(g, "take F1 red floor")
+    assert b.floor == [RED] * 3
+
+
+@pytest.mark.clause("azul.end.trigger", "azul.score.floor")
+@pytest.mark.parametrize(("alt", "score"), [("floor-then-bonuses", 2),    # 5 - 14 stops at 0, then +2
+                                            ("bonuses-then-floor", 0)])   # 5 + 2, then - 14 stops at 0
+def test_bonus_order(alt: str, score: int) -> None:
+    g = bare(interpretations={"azul.end.bonus-order": alt})
+    b = g.state.boards[0]
+    b.wall[0:5] = [0, 1, 2, 3, 4]                   # row 1 complete: the game ends after this round
+    b.floor = [RED] * 7
+    b.score = 5
+    settle(g)
+    end_offer(g)
+    assert g.is_over and b.score == score
 
 
 @pytest.mark.clause("azul.end.trigger")
