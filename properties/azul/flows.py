@@ -36,7 +36,7 @@ from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind
 from model.azul.colours import COLOURS, EMPTY, NUM_COLOURS, ROWS, TILES_PER_COLOUR
 from model.azul.state import CENTRE, FACTORY_TILES, FLOOR_SPACES, OFFER, OVER, TILING, AzulState
 from model.events import Event
-from properties.azul.oracle import offer_ended, tiled_span
+from properties.azul.oracle import marker_holder, offer_ended, tiled_span
 
 Loc = tuple[str, int, int]
 BAG: Loc = ("bag", -1, -1)
@@ -282,20 +282,11 @@ def _offer_rules(before: AzulState, after: AzulState, action: Action | None, eve
     return out
 
 
-def marker_holder_at_round_end(before: AzulState, action: Action | None) -> int:
-    """Who holds the marker once the step's take is done (CENTRE: nobody took it this round)."""
-    if before.marker != CENTRE or before.phase != OFFER:
-        return before.marker
-    if action is not None and action.kind is Kind.TAKE and action.args[0] == CENTRE_SOURCE:
-        return before.to_move
-    return CENTRE
-
-
 def marker_problems(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event],
                     what: str = "the step") -> list[str]:
     """The marker leaves the centre with the round's first take from the centre, to the taker, and only
     then; it stays with its holder until the next round starts, then lies in the centre."""
-    holder = marker_holder_at_round_end(before, action)
+    holder = marker_holder(before, action)
     if after.round != before.round and after.phase == OFFER:
         if after.marker != CENTRE:
             return [f"{what}: round {after.round} starts with the marker at P{after.marker + 1}, not in the centre"]
@@ -309,11 +300,13 @@ def marker_problems(before: AzulState, after: AzulState, action: Action | None, 
     return []
 
 
-def refill_problems(before: AzulState, after: AzulState) -> list[str]:
+def refill_problems(before: AzulState, after: AzulState, choices: object = None) -> list[str]:
     """A step that prepared a new round (the round number changed, the offer open): the factories
     hold min(4 x displays, tiles in bag and lid) tiles, at most 4 each, filled one display after
-    another or dealt evenly; tiles come from the bag (bag as it was all round) and only when it runs
-    out from the lid, all of which then goes into the bag."""
+    another, or under azul.prep.fill-order=round-robin dealt one tile at a time (so no display holds
+    two more than another; either, under a reading this check does not know); tiles come from the
+    bag (bag as it was all round) and only when it runs out from the lid, all of which then goes
+    into the bag."""
     if after.round == before.round or after.phase != OFFER:
         return []
     out: list[str] = []
@@ -343,9 +336,15 @@ def refill_problems(before: AzulState, after: AzulState) -> list[str]:
                    f"({displays} displays x {FACTORY_TILES}, {free} tiles in bag and lid)")
     if any(n > FACTORY_TILES for n in sizes):
         out.append(f"round {after.round}: a display holds more than {FACTORY_TILES} tiles: {sizes}")
-    sequential = sizes == sorted(sizes, reverse=True) and sum(1 for n in sizes if 0 < n < FACTORY_TILES) <= 1
-    if not sequential and max(sizes) - min(sizes) > 1:
-        out.append(f"round {after.round}: displays filled {sizes}: neither one after another nor dealt evenly")
+    order = getattr(choices, "get", {}.get)("azul.prep.fill-order", "display-by-display")
+    in_order = sizes == sorted(sizes, reverse=True)
+    sequential = in_order and sum(1 for n in sizes if 0 < n < FACTORY_TILES) <= 1
+    dealt = in_order and max(sizes) - min(sizes) <= 1
+    allowed = {"display-by-display": sequential, "round-robin": dealt}.get(order, sequential or dealt)
+    if not allowed:
+        how = {"display-by-display": "one after another", "round-robin": "dealt one tile at a time"}.get(
+            order, "one after another or dealt one tile at a time")
+        out.append(f"round {after.round}: displays filled {sizes}, not {how} (azul.prep.fill-order={order})")
     if any(after.centre):
         out.append(f"round {after.round}: the centre holds tiles at the refill")
     if sum(bag_before) >= FACTORY_TILES * displays:

@@ -15,9 +15,11 @@ alternatives in force. For one step it says what each player should have scored:
 - when the round's wall-tiling is over: the floor line as it stood then (the take's surplus, the
   marker, the lines a gray wall had no space for) costs 1, 1, 2, 2, 2, 3, 3 from the left
   (azul.floor.penalties; the marker's space as azul.floor.marker-cost says), the score stopping at 0
-  (azul.score.floor); skipped in the last round under azul.end.final-floor=skipped;
+  (azul.score.floor); skipped in the last round under azul.end.final-floor=skipped; a marker kept
+  beside a full floor line costs 1 more (azul.offer.marker-on-full-floor=beside-floor-one-point);
 - at the game's end: 2 per complete row, 7 per complete column, 10 per colour with all 5 tiles on
-  the wall (azul.end.bonus-row, azul.end.bonus-column, azul.end.bonus-colour).
+  the wall (azul.end.bonus-row, azul.end.bonus-column, azul.end.bonus-colour); in a last round
+  whose floor is scored, before the floor penalties under azul.end.bonus-order=bonuses-then-floor.
 
 `check_scoring` compares this with the step's events and the scores; `check_outcome` compares the
 game's outcome with the winner by points, then most complete rows among the tied players only, then
@@ -37,7 +39,7 @@ import attrs
 from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind
 from model.azul.colours import EMPTY, MARKER, NUM_COLOURS, ROWS
 from model.azul.game import Game
-from model.azul.state import CENTRE, FLOOR_SPACES, OVER, TILING, AzulState
+from model.azul.state import CENTRE, FLOOR_SPACES, OFFER, OVER, TILING, AzulState
 from model.events import Event
 
 # azul.floor.penalties: the printed value of each floor space, from the left (own copy: the oracle
@@ -50,15 +52,17 @@ ORACLE_READS: dict[str, tuple[str, ...]] = {
     "azul.score.single-axis": ("skip-single", "count-both"),
     "azul.floor.marker-cost": ("space-value", "one-point", "one-point-at-pick"),
     "azul.end.final-floor": ("scored", "skipped"),
-    "azul.offer.marker-on-full-floor": ("marker-off-floor", "displace-to-lid"),
+    "azul.offer.marker-on-full-floor": ("marker-off-floor", "displace-to-lid", "beside-floor-one-point"),
     "azul.offer.marker-floor-order": ("marker-first", "tiles-first"),
     "azul.lines.voluntary-split": ("all-or-floor", "voluntary-split"),
+    "azul.end.bonus-order": ("floor-then-bonuses", "bonuses-then-floor"),
 }
 # Points whose alternatives change which positions arise, never how a position is scored: the oracle
 # reads the position, so it needs nothing from them.
 ORACLE_INDIFFERENT: frozenset[str] = frozenset({
     "azul.offer.marker-untaken", "azul.prep.empty-round", "azul.gray.unplaceable-line",
     "azul.lines.full-line-choice", "azul.setup.starter-choice", "azul.end.dead-game",
+    "azul.lines.floor-choice", "azul.prep.fill-order",
 })
 
 ORACLE_CLAUSES: tuple[str, ...] = (
@@ -102,6 +106,7 @@ class Take:
     to_lid: int                      # taken tiles (and a displaced one) past the floor to the lid
     displaced: int                   # colour put in the lid to make room for the marker, or EMPTY
     marker_on_floor: bool
+    marker_beside: bool              # kept beside the full floor line (beside-floor-one-point)
 
 
 def take_of(before: AzulState, choices: dict[str, str] | object, action: Action) -> Take:
@@ -125,7 +130,7 @@ def take_of(before: AzulState, choices: dict[str, str] | object, action: Action)
     floor = list(board.floor)
     to_lid = 0
     displaced = EMPTY
-    marker_on_floor = False
+    marker_on_floor = marker_beside = False
 
     def surplus() -> None:
         nonlocal to_lid
@@ -136,14 +141,17 @@ def take_of(before: AzulState, choices: dict[str, str] | object, action: Action)
                 to_lid += 1
 
     def marker() -> None:
-        nonlocal displaced, marker_on_floor
+        nonlocal displaced, marker_on_floor, marker_beside
+        full_floor = get("azul.offer.marker-on-full-floor", "marker-off-floor")
         if len(floor) < FLOOR_SPACES:
             floor.append(MARKER)
             marker_on_floor = True
-        elif get("azul.offer.marker-on-full-floor", "marker-off-floor") == "displace-to-lid":
+        elif full_floor == "displace-to-lid":
             displaced = floor[-1]
             floor[-1] = MARKER
             marker_on_floor = True
+        elif full_floor == "beside-floor-one-point":
+            marker_beside = True
 
     if with_marker and get("azul.offer.marker-floor-order", "marker-first") == "marker-first":
         marker()
@@ -153,7 +161,7 @@ def take_of(before: AzulState, choices: dict[str, str] | object, action: Action)
         if with_marker:
             marker()
     return Take(who, source, colour, dest, count, with_marker, line_count, tuple(floor), to_lid, displaced,
-                marker_on_floor)
+                marker_on_floor, marker_beside)
 
 
 def tiled_span(before: AzulState, after: AzulState, offer_ended: bool) -> tuple[tuple[int, int], tuple[int, int]] | None:
@@ -167,6 +175,15 @@ def tiled_span(before: AzulState, after: AzulState, offer_ended: bool) -> tuple[
         return None
     end = after.tiling if after.phase == TILING else (before.players, 0)
     return start, end
+
+
+def marker_holder(before: AzulState, action: Action | None) -> int:
+    """Who holds the marker once the step's take is done (CENTRE: nobody took it this round)."""
+    if before.marker != CENTRE or before.phase != OFFER:
+        return before.marker
+    if action is not None and action.kind is Kind.TAKE and action.args[0] == CENTRE_SOURCE:
+        return before.to_move
+    return CENTRE
 
 
 def offer_ended(events: Sequence[Event]) -> bool:
@@ -230,6 +247,13 @@ def expected_points(before: AzulState, after: AzulState, choices: dict[str, str]
     tiling_over = span is not None and after.phase != TILING
     ending = tiling_over and any(all(b.wall[r * ROWS + c] != EMPTY for c in range(ROWS))
                                  for b in after.boards for r in range(ROWS))
+    floor_scored = tiling_over and not (ending and get("azul.end.final-floor", "scored") == "skipped")
+    game_ends = after.phase == OVER and before.phase != OVER
+    bonuses_first = (game_ends and ending and floor_scored
+                     and get("azul.end.bonus-order", "floor-then-bonuses") == "bonuses-then-floor")
+    beside_reading = (get("azul.offer.marker-on-full-floor", "marker-off-floor") == "beside-floor-one-point"
+                      and marker_cost != "one-point-at-pick")
+    holder = marker_holder(before, action)
     out: dict[int, list[tuple[str, int]]] = {}
     for who, (was, now) in enumerate(zip(before.boards, after.boards, strict=True)):
         told: list[tuple[str, int]] = []
@@ -240,7 +264,7 @@ def expected_points(before: AzulState, after: AzulState, choices: dict[str, str]
             floor = list(take.floor)
             if take.dest < FLOOR:
                 lines[take.dest] = (take.colour, take.line_count)
-            if take.marker_on_floor and marker_cost == "one-point-at-pick":
+            if (take.marker_on_floor or take.marker_beside) and marker_cost == "one-point-at-pick":
                 paid = min(1, score)
                 score -= paid
                 told.append(("marker", -paid))
@@ -262,15 +286,18 @@ def expected_points(before: AzulState, after: AzulState, choices: dict[str, str]
                     for _ in range(row + 1):
                         if len(floor) < FLOOR_SPACES:
                             floor.append(colour)
-        if tiling_over and floor and not (ending and get("azul.end.final-floor", "scored") == "skipped"):
-            new_score = max(0, score - floor_cost(floor, marker_cost))
+        bonuses = [(category, points) for category, points in
+                   zip(("row bonus", "column bonus", "colour bonus"), end_bonuses(now.wall), strict=True) if points]
+        if bonuses_first:
+            told += bonuses
+            score += sum(points for _, points in bonuses)
+        beside = beside_reading and holder == who and MARKER not in floor
+        if floor_scored and (floor or beside):
+            new_score = max(0, score - floor_cost(floor, marker_cost) - int(beside))
             told.append(("floor", new_score - score))
             score = new_score
-        if after.phase == OVER and before.phase != OVER:
-            for category, points in zip(("row bonus", "column bonus", "colour bonus"), end_bonuses(now.wall),
-                                        strict=True):
-                if points:
-                    told.append((category, points))
+        if game_ends and not bonuses_first:
+            told += bonuses
         out[who] = told
     return out
 

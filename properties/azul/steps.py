@@ -32,6 +32,6 @@ def rule_step_problems(before: Game, game: Game, events: Sequence[Event], step: 
     if s.phase == OVER and a.phase != OVER:
         out += [("outcome", m) for m in check_outcome(game)]
     out += [("component-flows", m) for m in flow_problems(a, s, action, events)]
-    out += [("factory-refill", m) for m in refill_problems(a, s)]
+    out += [("factory-refill", m) for m in refill_problems(a, s, game.rules.choices)]
     out += [("turn-order", m) for m in turn_problems(a, s, action, step, game.rules.choices)]
     return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from model.azul.actions import Action
 from model.azul.state import CENTRE, NOBODY, OFFER, TILING, AzulState
-from properties.azul.flows import marker_holder_at_round_end
+from properties.azul.oracle import marker_holder
 
 TURN_CLAUSES: tuple[str, ...] = ("azul.offer.turn-order", "azul.floor.marker-kept", "azul.prep.refill",
                                  "azul.offer.marker-to-centre", "azul.setup.first-player",
@@ -27,7 +27,7 @@ UNTAKEN_READINGS: tuple[str, ...] = ("same-starter", "next-clockwise")
 
 def expected_starter(before: AzulState, action: Action | None, untaken: str) -> int | None:
     """Who starts the round after the one `before` is in (None: a reading the check does not know)."""
-    holder = marker_holder_at_round_end(before, action)
+    holder = marker_holder(before, action)
     if holder != CENTRE:
         return holder
     if untaken == "same-starter":
@@ -54,7 +54,7 @@ def turn_problems(before: AzulState, after: AzulState, action: Action | None, st
     if after.round != before.round and after.phase == OFFER and after.to_move != NOBODY:
         want_starter = expected_starter(before, action, get("azul.offer.marker-untaken", "same-starter"))
         if want_starter is not None and (after.starter, after.to_move) != (want_starter, want_starter):
-            holder = marker_holder_at_round_end(before, action)
+            holder = marker_holder(before, action)
             why = (f"P{holder + 1} took the marker" if holder != CENTRE
                    else f"nobody took the marker (round {before.round} started by P{before.starter + 1})")
             out.append(f"round {after.round} is started by P{after.starter + 1} with P{after.to_move + 1} to move; "
