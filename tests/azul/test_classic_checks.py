@@ -16,7 +16,7 @@ import model.azul.start as azul_start
 from model.azul import offer, round_end, scoring, supply, tiling
 from model.azul.actions import CENTRE_SOURCE
 from model.azul.outcome import AzulOutcome
-from model.azul.ruleset import IMPLEMENTED
+from model.azul.ruleset import IMPLEMENTED, Ruleset
 from model.azul.state import CENTRE, AzulState
 from properties.azul.hooks import INVARIANT_TABLE
 from properties.azul.oracle import ORACLE_INDIFFERENT, ORACLE_READS
@@ -68,6 +68,23 @@ def second_seat_starts(mp: pytest.MonkeyPatch) -> None:
         game.state.starter = game.state.to_move = 1
         return game
     mp.setattr(azul_start, "new_game", new_game)
+
+
+def bonus_order_ignored(mp: pytest.MonkeyPatch) -> None:
+    """azul.end.bonus-order=bonuses-then-floor, yet the last round's floor penalties come first."""
+    original = round_end.finish_round
+
+    def finish_round(state: AzulState, rules: Ruleset, chance, events) -> None:  # type: ignore[no-untyped-def]
+        original(state, Ruleset.build({**rules.overrides, "azul.end.bonus-order": "floor-then-bonuses"},
+                                      wall=rules.wall), chance, events)
+    mp.setattr(round_end, "finish_round", finish_round)
+
+
+def fill_order_ignored(mp: pytest.MonkeyPatch) -> None:
+    """azul.prep.fill-order=round-robin, yet a short refill goes display after display."""
+    original = round_end.fill_factories
+    mp.setattr(round_end, "fill_factories",
+               lambda state, chance, events, clause, round_robin=False: original(state, chance, events, clause))
 
 
 def tie_break_skipped(mp: pytest.MonkeyPatch) -> None:
@@ -132,6 +149,7 @@ CASES: tuple[tuple[Plant, str, int, int, dict[str, str], str], ...] = (
     (scoring_counts_the_lone_axis, "scoring-oracle", 2, 30, {}, "uniform"),
     (floor_second_space_costs_two, "scoring-oracle", 2, 30, {}, "uniform"),
     (column_bonus_counts_rows, "scoring-oracle", 2, 30, {}, "uniform"),
+    (bonus_order_ignored, "scoring-oracle", 2, 30, {"azul.end.bonus-order": "bonuses-then-floor"}, "uniform"),
     (starter_ignores_the_marker, "turn-order", 2, 30, {}, "uniform"),
     # a round nobody takes the marker in: `hoard` (4 players) empties every factory in one take each
     (untaken_marker_keeps_the_starter, "turn-order", 4, 30, {"azul.offer.marker-untaken": "next-clockwise"}, "hoard"),
@@ -141,6 +159,8 @@ CASES: tuple[tuple[Plant, str, int, int, dict[str, str], str], ...] = (
     (factory_rest_to_the_lid, "component-flows", 2, 30, {}, "uniform"),
     (marker_left_in_the_centre, "component-flows", 2, 30, {}, "uniform"),
     (displays_get_three, "factory-refill", 2, 30, {}, "uniform"),
+    # a short refill: `hoard` (4 players) runs the bag and lid down
+    (fill_order_ignored, "factory-refill", 4, 30, {"azul.prep.fill-order": "round-robin"}, "hoard"),
     (floor_overflows_at_six, "component-flows", 2, 60, {}, "uniform"),
 )
 
