@@ -30,7 +30,7 @@ last (azul.prep.refill, azul.prep.bag-from-lid, azul.prep.partial-fill).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind
 from model.azul.colours import COLOURS, EMPTY, NUM_COLOURS, ROWS, TILES_PER_COLOUR
@@ -300,7 +300,7 @@ def marker_problems(before: AzulState, after: AzulState, action: Action | None, 
     return []
 
 
-def refill_problems(before: AzulState, after: AzulState, choices: object = None) -> list[str]:
+def refill_problems(before: AzulState, after: AzulState, choices: Mapping[str, str] | None = None) -> list[str]:
     """A step that prepared a new round (the round number changed, the offer open): the factories
     hold min(4 x displays, tiles in bag and lid) tiles, at most 4 each, filled one display after
     another, or under azul.prep.fill-order=round-robin dealt one tile at a time (so no display holds
@@ -336,7 +336,7 @@ def refill_problems(before: AzulState, after: AzulState, choices: object = None)
                    f"({displays} displays x {FACTORY_TILES}, {free} tiles in bag and lid)")
     if any(n > FACTORY_TILES for n in sizes):
         out.append(f"round {after.round}: a display holds more than {FACTORY_TILES} tiles: {sizes}")
-    order = getattr(choices, "get", {}.get)("azul.prep.fill-order", "display-by-display")
+    order = (choices or {}).get("azul.prep.fill-order", "display-by-display")
     in_order = sizes == sorted(sizes, reverse=True)
     sequential = in_order and sum(1 for n in sizes if 0 < n < FACTORY_TILES) <= 1
     dealt = in_order and max(sizes) - min(sizes) <= 1

@@ -32,7 +32,7 @@ failure (tests/azul/test_classic_checks.py), so a new reading cannot silently by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
@@ -83,9 +83,9 @@ EVENT_CATEGORY: dict[str, str] = {
 }
 
 
-def known_readings(choices: dict[str, str] | object) -> bool:
+def known_readings(choices: Mapping[str, str]) -> bool:
     """Whether every alternative in force that changes points is one the oracle knows."""
-    get = getattr(choices, "get")
+    get = choices.get
     return all(get(point, alts[0]) in alts for point, alts in ORACLE_READS.items())
 
 
@@ -109,13 +109,13 @@ class Take:
     marker_beside: bool              # kept beside the full floor line (beside-floor-one-point)
 
 
-def take_of(before: AzulState, choices: dict[str, str] | object, action: Action) -> Take:
+def take_of(before: AzulState, choices: Mapping[str, str], action: Action) -> Take:
     """The take `action` by the player to move, from the clauses: all tiles of the colour from the
     source; as many as fit (or the split) on the line, the rest on the floor from the left, past the
     7th space to the lid (azul.lines.capacity, azul.lines.to-floor, azul.floor.overflow-lid); the first
     take from the centre brings the marker too, before or after the surplus (azul.offer.
     marker-floor-order), onto a full floor as azul.offer.marker-on-full-floor says."""
-    get = getattr(choices, "get")
+    get = choices.get
     source, colour, dest = action.args[:3]
     split = action.args[3] if len(action.args) > 3 else 0
     who = before.to_move
@@ -236,10 +236,10 @@ def end_bonuses(wall: Sequence[int]) -> tuple[int, int, int]:
     return rows * ROW_BONUS, cols * COLUMN_BONUS, colours * COLOUR_BONUS
 
 
-def expected_points(before: AzulState, after: AzulState, choices: dict[str, str] | object, action: Action | None,
+def expected_points(before: AzulState, after: AzulState, choices: Mapping[str, str], action: Action | None,
                     events: Sequence[Event]) -> dict[int, list[tuple[str, int]]]:
     """Per player, the (category, points) the step should have told, in the order the rules score."""
-    get = getattr(choices, "get")
+    get = choices.get
     count_both = get("azul.score.single-axis", "skip-single") == "count-both"
     marker_cost = get("azul.floor.marker-cost", "space-value")
     take = take_of(before, choices, action) if action is not None and action.kind is Kind.TAKE else None

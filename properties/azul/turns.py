@@ -14,6 +14,8 @@ from the position before the step (apart from model.azul.offer and model.azul.ro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from model.azul.actions import Action
 from model.azul.state import CENTRE, NOBODY, OFFER, TILING, AzulState
 from properties.azul.oracle import marker_holder
@@ -38,8 +40,8 @@ def expected_starter(before: AzulState, action: Action | None, untaken: str) -> 
 
 
 def turn_problems(before: AzulState, after: AzulState, action: Action | None, step: int,
-                  choices: object) -> list[str]:
-    get = getattr(choices, "get")
+                  choices: Mapping[str, str]) -> list[str]:
+    get = choices.get
     out: list[str] = []
     n = before.players
     if step == 1 and before.round == 1 and before.phase == OFFER:

@@ -40,7 +40,7 @@ class StoppingGame(Game):
         self.stop = stop
         self.stopped: list[Event] | None = None
 
-    def _game_on(self, state: Any, chance: Any) -> Game:
+    def _game_on(self, state: Any, chance: Any) -> Game:  # type: ignore[override]
         return Game(state, self.rules, chance)
 
     def _carry_out(self, action: Action, events: list[Event]) -> None:
