@@ -20,7 +20,7 @@ DIFF_OUT ?=
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export AZUL_JUNIT_DIR := $(JUNIT)
 
-.PHONY: verify test diff lint-workflows lock graphviz bench clean
+.PHONY: check verify test diff lint-workflows lock graphviz bench clean
 
 # Install exactly the lock (hashes checked), then the project itself without touching dependencies
 # (setuptools comes from the lock too: no build isolation, no unpinned download).
@@ -53,6 +53,12 @@ graphviz:
 # each pytest a test starts) compiles the project again and re-rewrites every test module's asserts
 # (`pytest --co -q`, collecting the suite: 11 CPU s without, 5.5 with; 2026-11-30, loaded 2-core box).
 KEEP_PYC := PYTHONDONTWRITEBYTECODE=
+
+# The quick loop after a rule change (docs/designer-guide.md): the clauses changed against CHANGED_SINCE
+# (default: the last commit), spec lint, the scenarios, the scoring oracle and the tests bearing on them.
+CHANGED_SINCE ?= HEAD
+check: $(STAMP)
+	$(KEEP_PYC) $(BIN)/azul-rules check --changed-since $(CHANGED_SINCE)
 
 verify: $(STAMP) graphviz
 	$(KEEP_PYC) $(BIN)/azul-rules verify --profile $(PROFILE)

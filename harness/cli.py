@@ -28,6 +28,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "mutate": "harness.mutation_commands:mutate_command",
     "suspects": "harness.suspect_commands:suspects_command",
     "diff": "harness.diff:diff_command",
+    "check": "harness.check_commands:check_command",
 }
 
 
@@ -73,11 +74,14 @@ def cli() -> None:
 @click.option("--profile", type=click.Choice(["ci", "dev", "deep"]), default="ci", show_default=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
-def verify_command(profile: str, out: Path, jobs: int | None) -> None:
+@click.option("--measure-on-red", is_flag=True,
+              help="Run mutation, the campaign and the matrix even when the tests or scenarios failed (their "
+                   "results then measure noise; tests/mutants.json is still not written).")
+def verify_command(profile: str, out: Path, jobs: int | None, measure_on_red: bool) -> None:
     """Verify the rules and write the coverage report (the main job)."""
     from harness.verify import verify
 
-    raise SystemExit(verify(profile, out, jobs))
+    raise SystemExit(verify(profile, out, jobs, measure_on_red=measure_on_red))
 
 
 @cli.command("lint")

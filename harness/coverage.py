@@ -7,7 +7,7 @@ import ast
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -97,15 +97,159 @@ class ClauseCoverage:
         return self.guard.get("status") == "guarded"
 
     @property
+    def guardable(self) -> bool:
+        """It has code a mutant can be planted in (or, an invariant, a test that breaks the model to
+        show it caught): a clause with no model site cannot be guarded, and is no gap for it."""
+        return self.guard.get("status", NOT_MEASURED) not in UNGUARDABLE
+
+    @property
     def missing(self) -> list[str]:
         return [m for m, ok in (("-impl", self.implemented), ("-exercised", self.exercised),
-                                ("-asserted", self.asserted), ("-guarded", self.guarded)) if not ok]
+                                ("-asserted", self.asserted), ("-guarded", self.guarded or not self.guardable))
+                if not ok]
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self)
         data.update(implemented=self.implemented, exercised=self.exercised, asserted=self.asserted,
-                    guarded=self.guarded, missing=self.missing)
+                    guarded=self.guarded, guardable=self.guardable, missing=self.missing,
+                    guard_status=guard_words(self.guard))
         return data
+
+
+# --- a clause's guard status: one function, from the stored mutation results -------------------
+# `explain`, verify's coverage (the report, coverage.json and .md) and so `diff` all take a clause's
+# status from `guard_statuses`, which reads the same data: tests/mutants.json, judged against the
+# clause's code and tests as they are in the tree (a result whose hash no longer matches is stale).
+
+GUARDED, SURVIVOR, NOT_MEASURED, NO_SITE, NO_MUTANTS = "guarded", "survivor", "not-measured", "no-site", "no-mutants"
+UNGUARDABLE = (NO_SITE, NO_MUTANTS)
+GUARD_WORDS = {GUARDED: "guarded", SURVIVOR: "not guarded: survivor", NOT_MEASURED: "not guarded: not measured",
+               NO_SITE: "no model site (cannot be guarded)", NO_MUTANTS: "no mutants (cannot be guarded)"}
+
+
+def guard_words(guard: Mapping[str, Any]) -> str:
+    """A guard status for people: 'not guarded: survivor (2 of 14 mutants survived)', ..."""
+    status = str(guard.get("status", NOT_MEASURED))
+    words = GUARD_WORDS.get(status, status)
+    reason = guard.get("reason")
+    return f"{words} ({reason})" if reason else words
+
+
+def _caught_invariants(root: Path, catalogue: Catalogue, files: Sequence[str]) -> dict[str, set[str]]:
+    """Catch-test file -> the invariant clauses it breaks the model for: those it names, by clause id
+    or by the name of an invariant that checks them (the game's invariant table). Read from the file,
+    nothing run: the tests themselves show, when they run, that each break is caught."""
+    from properties.registry import get_game
+
+    entry = get_game(catalogue.game or "duel")
+    table: Mapping[str, Sequence[str]] = entry.load("invariant_table") if entry.has("invariant_table") else {}
+    out: dict[str, set[str]] = {}
+    for f in files:
+        path = root / f
+        if not path.is_file():
+            continue
+        try:
+            named = {n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                     if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        except (OSError, SyntaxError, ValueError):
+            continue
+        ids = {c for c in named if c in catalogue}
+        ids |= {c for name, clauses in table.items() if name in named for c in clauses if c in catalogue}
+        if ids:
+            out[f] = ids
+    return out
+
+
+# Results read from files, kept while none of the files changed (by modification time and size):
+# `explain` for every clause, or verify's games, judge the same tree many times over.
+_MEMO: dict[tuple[Any, ...], tuple[tuple[tuple[str, int, int], ...], Any]] = {}
+
+
+def _memo(key: tuple[Any, ...], files: Sequence[Path], compute: Any) -> Any:
+    stamp = []
+    for path in files:
+        try:
+            st = path.stat()
+        except OSError:
+            stamp.append((str(path), -1, -1))
+            continue
+        stamp.append((str(path), st.st_mtime_ns, st.st_size))
+    stamped = tuple(sorted(stamp))
+    cached = _MEMO.get(key)
+    if cached is not None and cached[0] == stamped:
+        return cached[1]
+    value = compute()
+    _MEMO[key] = (stamped, value)
+    return value
+
+
+def guard_statuses(catalogue: Catalogue, root: Path = ROOT,
+                   stored: Mapping[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """Every clause's guard status from the stored mutation results (`stored`, default: the
+    tree's tests/mutants.json): guarded | survivor | not-measured | no-site | no-mutants, with the
+    killed/total counts, the survivors and the tests of the stored run."""
+    from harness.mutation import profile
+    from harness.mutation.analysis import CATCH_TESTS, model_folders
+    from harness.mutation.clauses import id_resolver
+    from harness.mutation.extents import extents
+    from harness.mutation.store import clause_hash, diff_key, load_equivalents, load_results
+
+    resolve = id_resolver(catalogue)
+    folders = model_folders(root, catalogue)
+    sites = _memo(("extents", root, folders, tuple(sorted(resolve.items()))),
+                  [p for f in folders for p in (root / f).rglob("*.py")], lambda: extents(root, folders, resolve))
+    entries = (stored if stored is not None else load_results(root)).get("clauses", {})
+    equivalents = load_equivalents(root)
+    caught = _memo(("caught", root, catalogue.game, CATCH_TESTS), [root / f for f in CATCH_TESTS],
+                   lambda: _caught_invariants(root, catalogue, CATCH_TESTS))
+    settings = (profile.key(),)
+
+    def stored_hash(exts: tuple[Any, ...], tests: list[str]) -> str:
+        files = [root / e.file for e in exts]
+        for t in {t.split("::", 1)[0] for t in tests}:
+            path = root / t
+            files += sorted(path.rglob("*")) if path.is_dir() else [path]
+        return _memo(("hash", root, exts, tuple(tests), settings), files,
+                     lambda: clause_hash(root, exts, tests, settings))
+    out: dict[str, dict[str, Any]] = {}
+    for clause in catalogue.clauses:
+        cid = clause.id
+        exts = tuple(sites.get(cid, ()))
+        base: dict[str, Any] = {"killed": 0, "total": 0, "equivalent": 0, "survivors": [], "tests": []}
+        if not exts:
+            catchers = sorted(f for f, named in caught.items() if cid in named) if clause.kind == "invariant" else []
+            if catchers:
+                out[cid] = {**base, "status": GUARDED, "killed": len(catchers), "total": len(catchers),
+                            "tests": catchers, "reason": "a test breaks the model and the invariant catches it"}
+            else:
+                out[cid] = {**base, "status": NO_SITE}
+            continue
+        entry = entries.get(cid)
+        if entry is None:
+            out[cid] = {**base, "status": NOT_MEASURED, "reason": "never run: `azul-rules mutate --clause " + cid + "`"}
+            continue
+        tests = list(entry.get("tests", ()))
+        if str(entry.get("status", "")).startswith("not measured"):        # the run refused a red baseline
+            out[cid] = {**base, "status": NOT_MEASURED, "reason": str(entry["status"]).removeprefix("not measured: "),
+                        "tests": tests}
+            continue
+        if entry.get("hash") != stored_hash(exts, tests):
+            out[cid] = {**base, "status": NOT_MEASURED, "tests": tests,
+                        "reason": "stale: its code or its tests changed since the stored run"}
+            continue
+        rows = entry.get("mutants", [])
+        if not rows:
+            out[cid] = {**base, "status": NO_MUTANTS, "tests": tests}
+            continue
+        equivalent = [r for r in rows if (cid, diff_key(cid, r["diff"])) in equivalents]
+        counted = [r for r in rows if r not in equivalent]
+        killed = [r for r in counted if r["status"] == "killed"]          # a clock's verdict is no kill
+        survivors = [dict(r, key=diff_key(cid, r["diff"])) for r in counted if r not in killed]
+        out[cid] = {"status": SURVIVOR if survivors else GUARDED, "killed": len(killed), "total": len(counted),
+                    "equivalent": len(equivalent), "survivors": survivors, "tests": tests}
+        if survivors:
+            out[cid]["reason"] = f"{len(survivors)} of {len(counted)} mutants survived"
+    return out
 
 
 def load_test_results(path: Path) -> dict[str, Any]:
@@ -157,7 +301,10 @@ def summary(rows: list[ClauseCoverage]) -> dict[str, Any]:
     def counts(rs: list[ClauseCoverage]) -> dict[str, int]:
         return {"total": len(rs), "implemented": sum(r.implemented for r in rs),
                 "exercised": sum(r.exercised for r in rs), "asserted": sum(r.asserted for r in rs),
-                "guarded": sum(r.guarded for r in rs),
+                "guarded": sum(r.guarded for r in rs), "guardable": sum(r.guardable for r in rs),
+                "survivor": sum(r.guard.get("status") == SURVIVOR for r in rs),
+                "not_measured": sum(r.guard.get("status", NOT_MEASURED) == NOT_MEASURED for r in rs),
+                "no_site": sum(not r.guardable for r in rs),
                 "mutants_killed": sum(int(r.guard.get("killed", 0)) for r in rs),
                 "mutants_total": sum(int(r.guard.get("total", 0)) for r in rs)}
     chapters: dict[str, list[ClauseCoverage]] = {}
@@ -165,7 +312,8 @@ def summary(rows: list[ClauseCoverage]) -> dict[str, Any]:
         chapters.setdefault(r.chapter, []).append(r)
     total = counts(rows)
     total["asserted_share"] = round(total["asserted"] / total["total"], 4) if rows else 0.0
-    total["guarded_share"] = round(total["guarded"] / total["total"], 4) if rows else 0.0
+    # guarded among the clauses that can be guarded (a clause with no model site cannot)
+    total["guarded_share"] = round(total["guarded"] / total["guardable"], 4) if total["guardable"] else 0.0
     return {"total": total, "chapters": {k: counts(v) for k, v in chapters.items()}}
 
 

@@ -14,8 +14,17 @@ Every finding is one of three kinds:
   that started or stopped deciding games, a clause added or revised, a matrix row stalling more or
   less often: a stall its readings do not allow is a FAIL cell);
 - **better**: a status gained, a cell now passes, a suspect resolved.
+
+A failed build comes first: a stage, test or scenario that failed on either side is shown before any
+finding, and a diff over a failed build never says "nothing moved". What HEAD newly fails is a
+**cause** (grouped by the revised clause its failing checks declare, else by the failing stage), and
+the findings that follow from it are listed under it as its consequences instead of on their own:
+status losses of the clauses its failing checks declare or whose guard ran those checks, and every
+matrix flip and campaign shift measured on the failing build (games stop at the first failure; with
+the tests red, verify does not run those stages at all). The verdict names each cause on one line.
+
 Exit status: 0 nothing worse (1 with `--fail-on moved` if anything moved or got worse), 1 something
-got worse, 2 the inputs could not be read or built.
+got worse or HEAD's build failed, 2 the inputs could not be read or built.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import difflib
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -56,22 +66,73 @@ class Finding:
 
 
 @attrs.define
+class Cause:
+    """A check HEAD newly fails (or its failed build), and the findings that follow from it."""
+
+    text: str
+    checks: set[str] = attrs.field(factory=set)           # failing tests / scenarios / stages
+    clauses: set[str] = attrs.field(factory=set)          # clauses those checks declare
+    consequences: list[Finding] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class BuildFailure:
+    """What failed in one side's build (its coverage.json `verdict`)."""
+
+    side: str
+    stages: tuple[str, ...]           # "name: detail"
+    tests: tuple[str, ...]
+    scenarios: tuple[str, ...]
+    not_run: tuple[str, ...]          # stages skipped because the tests failed
+
+    def line(self) -> str:
+        parts = []
+        if self.stages:
+            parts.append("stages failed: " + "; ".join(self.stages))
+        if self.tests:
+            parts.append(f"{len(self.tests)} test(s) failed: " + ", ".join(self.tests[:5])
+                         + (f" and {len(self.tests) - 5} more" if len(self.tests) > 5 else ""))
+        if self.scenarios:
+            parts.append(f"{len(self.scenarios)} scenario(s) failed: " + ", ".join(self.scenarios[:5])
+                         + (f" and {len(self.scenarios) - 5} more" if len(self.scenarios) > 5 else ""))
+        if self.not_run:
+            parts.append("not run: " + ", ".join(self.not_run))
+        return f"{self.side} build failed: " + "; ".join(parts)
+
+
+@attrs.define
 class DiffReport:
     base: str
     head: str
     findings: list[Finding] = attrs.field(factory=list)
     notes: list[str] = attrs.field(factory=list)
+    failed: list[BuildFailure] = attrs.field(factory=list)      # either side's failed build, shown first
+    causes: list[Cause] = attrs.field(factory=list)
 
     def add(self, section: str, kind: str, text: str, detail: str = "") -> None:
         self.findings.append(Finding(section, kind, text, detail))
 
     @property
+    def grouped(self) -> list[Finding]:
+        return [f for c in self.causes for f in c.consequences]
+
+    @property
+    def loose(self) -> list[Finding]:
+        """The findings that are not a cause's consequence."""
+        ids = {id(f) for f in self.grouped}
+        return [f for f in self.findings if id(f) not in ids]
+
+    @property
+    def head_failed(self) -> bool:
+        return any(b.side == "HEAD" for b in self.failed)
+
+    @property
     def worse(self) -> bool:
-        return any(f.kind == "worse" for f in self.findings)
+        return bool(self.causes) or self.head_failed or any(f.kind == "worse" for f in self.findings)
 
     @property
     def moved(self) -> bool:
-        return bool(self.findings)
+        return bool(self.findings) or bool(self.failed)
 
     def exit_status(self, fail_on: str = "worse") -> int:
         return 1 if (self.worse if fail_on == "worse" else self.moved) else 0
@@ -194,10 +255,13 @@ def compare(base: Mapping[str, Any], head: Mapping[str, Any], base_name: str = "
     for cid in sorted(bc.keys() & hc.keys()):
         for status in STATUSES:
             was, now = bool(bc[cid].get(status)), bool(hc[cid].get(status))
+            detail = ""
+            if status == "guarded" and bc[cid].get("guard_status") != hc[cid].get("guard_status"):
+                detail = f"guard: {bc[cid].get('guard_status', '?')} -> {hc[cid].get('guard_status', '?')}"
             if was and not now:
-                report.add("status", "worse", f"{cid}: no longer {status}")
+                report.add("status", "worse", f"{cid}: no longer {status}", detail)
             elif now and not was:
-                report.add("status", "better", f"{cid}: now {status}")
+                report.add("status", "better", f"{cid}: now {status}", detail)
     for status in STATUSES:
         b_n = base.get("summary", {}).get("total", {}).get(status)
         h_n = head.get("summary", {}).get("total", {}).get(status)
@@ -241,7 +305,99 @@ def compare(base: Mapping[str, Any], head: Mapping[str, Any], base_name: str = "
         elif old.get("default") != d.get("default"):
             report.add("defaults", "moved", f"{d['id']}: default {old.get('default')} -> {d.get('default')}")
     _campaign(report, base, head, alpha)
+    _group_by_cause(report, base, head)
     return report
+
+
+# --- failed builds and the causes of findings ---------------------------------------------------
+
+def build_failure(doc: Mapping[str, Any], side: str) -> BuildFailure | None:
+    """A side's failed stages, tests and scenarios from its coverage.json verdict; None when green."""
+    verdict = doc.get("verdict") or {}
+    stages = tuple(f"{st.get('name')}: {st.get('detail', '')}".rstrip(": ") for st in verdict.get("stages", [])
+                   if st.get("ran", True) and not st.get("ok", True))
+    not_run = tuple(str(st.get("name")) for st in verdict.get("all_stages", []) if st.get("ran") is False)
+    tests = tuple(verdict.get("tests", []))
+    scenarios = tuple(verdict.get("scenarios", []))
+    if not (stages or tests or scenarios):
+        return None
+    return BuildFailure(side, stages, tests, scenarios, not_run)
+
+
+def _declaring(doc: Mapping[str, Any], check: str) -> set[str]:
+    """The clauses whose failing tests include `check` (a test node id or a scenario file)."""
+    return {c["id"] for c in doc.get("clauses", []) for t in c.get("failing_tests", [])
+            if t == check or t.split("::", 1)[0] == check}
+
+
+_STATUS_CLAUSE = re.compile(r"^(?P<id>\S+): (no longer|now) ")
+_REVISED = re.compile(r"^revised (?P<id>\S+): (?P<what>revision .*)$")
+
+
+def _group_by_cause(report: DiffReport, base: Mapping[str, Any], head: Mapping[str, Any]) -> None:
+    """Failed builds first; HEAD's new failures become causes, grouped by the revised clause their
+    checks declare (else one cause per failed stage); their consequences move under them."""
+    for doc, side in ((base, "BASE"), (head, "HEAD")):
+        failure = build_failure(doc, side)
+        if failure is not None:
+            report.failed.append(failure)
+    now = build_failure(head, "HEAD")
+    if now is None:
+        return
+    before = build_failure(base, "BASE")
+    old = set(before.tests + before.scenarios) if before else set()
+    revised = {m["id"]: m["what"] for f in report.findings if f.section == "clauses" and (m := _REVISED.match(f.text))}
+    by_key: dict[str, Cause] = {}
+    for check in [*now.tests, *now.scenarios]:
+        clauses = _declaring(head, check)
+        key = next((c for c in sorted(clauses) if c in revised), "")
+        if not key:
+            key = "tests" if check in now.tests else "scenarios"
+        cause = by_key.setdefault(key, Cause(""))
+        cause.checks.add(check)
+        cause.clauses |= clauses
+    other_stages = [n for n in now.stages if n.split(":", 1)[0] not in ("tests and properties", "scenarios")]
+    if not by_key:                      # no failing test or scenario: each failed stage is a cause
+        for name in other_stages:
+            by_key[f"stage {name.split(':', 1)[0]}"] = Cause("", {name.split(":", 1)[0]})
+        other_stages = []
+    for key, cause in by_key.items():
+        tests = sorted(c for c in cause.checks if c in now.tests)
+        scenarios = sorted(c for c in cause.checks if c in now.scenarios)
+        already = all(c in old for c in cause.checks) and bool(cause.checks)
+        counts = ", ".join(x for x in (f"{len(tests)} test(s)" if tests else "",
+                                       f"{len(scenarios)} scenario(s)" if scenarios else "") if x)
+        if key in revised:
+            cause.text = f"{key} revised ({revised[key]}): {counts} declaring it fail in HEAD"
+        elif key.startswith("stage "):
+            cause.text = f"HEAD: stage {next(n for n in now.stages if n.startswith(key[6:]))}"
+        else:
+            cause.text = f"HEAD: {counts} fail" + (f" (clauses {', '.join(sorted(cause.clauses)[:4])})"
+                                                   if cause.clauses else "")
+        if already:
+            cause.text += " (already failing in BASE)"
+        report.causes.append(cause)
+    report.causes.sort(key=lambda c: -len(c.checks))
+    primary = report.causes[0]
+    primary.consequences += [Finding("stages", "worse", f"stage {name}") for name in other_stages]
+    guard_tests = {c["id"]: set((c.get("guard") or {}).get("tests", [])) for c in head.get("clauses", [])}
+    for f in report.findings:
+        if f.section == "status" and f.kind == "worse" and (m := _STATUS_CLAUSE.match(f.text)):
+            cid = m["id"]
+            owner = next((c for c in report.causes if cid in c.clauses or guard_tests.get(cid, set()) & c.checks), None)
+            if owner is None and f.text.endswith("no longer exercised") and now.not_run:
+                owner = primary                 # hit only by the campaign, which did not run
+            if owner is not None:
+                owner.consequences.append(f)
+        elif f.section in ("matrix", "campaign", "defaults") and f.kind != "better":
+            primary.consequences.append(f)      # measured on a failing build (or not measured at all)
+        elif f.section in ("clauses", "suspects"):
+            # the revision a cause names, and the links pinned to the revision before it
+            cid = m["id"] if (m := _REVISED.match(f.text)) else next(
+                (c for c in revised if f.section == "suspects" and f": {c} pinned @" in f.text), None)
+            owner = next((c for c in report.causes if cid is not None and c.text.startswith(f"{cid} revised")), None)
+            if owner is not None:
+                owner.consequences.append(f)
 
 
 def _describe(scores: Sequence[float]) -> str:
@@ -296,8 +452,17 @@ _MARK = {"worse": "WORSE", "moved": "moved", "better": "better"}
 
 def render_text(report: DiffReport) -> str:
     lines = [f"azul-rules diff {report.base} -> {report.head}"]
+    for failure in report.failed:
+        lines.append(f"\n{failure.line()}")
+    if report.causes:
+        lines.append(f"\nCauses: {len(report.causes)} (each with the findings that follow from it)")
+        for cause in report.causes:
+            lines.append(f"  WORSE  {cause.text}: {len(cause.consequences)} consequence(s)")
+            for f in cause.consequences:
+                lines.append(f"           {_MARK[f.kind]:6} {f.text}")
+    loose = report.loose
     for section in SECTIONS:
-        found = [f for f in report.findings if f.section == section]
+        found = [f for f in loose if f.section == section]
         lines.append(f"\n{TITLES[section]}: {len(found) or 'none'}")
         for f in found:
             lines.append(f"  {_MARK[f.kind]:6} {f.text}")
@@ -306,16 +471,32 @@ def render_text(report: DiffReport) -> str:
     if report.notes:
         lines.append("\nNotes:")
         lines.extend(f"  {n}" for n in report.notes)
-    lines.append("\n" + _verdict(report))
+    lines.append("")
+    lines += verdict_lines(report)
     return "\n".join(lines) + "\n"
 
 
 def _verdict(report: DiffReport) -> str:
-    counts = {k: sum(f.kind == k for f in report.findings) for k in _MARK}
+    loose = report.loose
+    counts = {k: sum(f.kind == k for f in loose) for k in _MARK}
+    if report.causes:
+        rest = (f"; other findings: {counts['worse']} worse, {counts['moved']} moved, {counts['better']} better"
+                if loose else "")
+        return f"verdict: WORSE: {len(report.causes)} cause(s){rest}"
+    if report.head_failed:
+        return "verdict: WORSE: HEAD's build failed"
+    if report.failed:
+        return ("verdict: BASE's build failed, so BASE's figures are not a baseline "
+                f"({counts['worse']} worse, {counts['moved']} moved, {counts['better']} better)")
     if not report.findings:
         return "verdict: nothing moved"
     return (f"verdict: {'WORSE' if report.worse else 'nothing worse'} "
             f"({counts['worse']} worse, {counts['moved']} moved, {counts['better']} better)")
+
+
+def verdict_lines(report: DiffReport) -> list[str]:
+    """The verdict, then one line per cause (its consequences counted, not listed)."""
+    return [_verdict(report)] + [f"  cause: {c.text} ({len(c.consequences)} consequence(s))" for c in report.causes]
 
 
 def _md(text: str) -> str:
@@ -325,8 +506,16 @@ def _md(text: str) -> str:
 def render_markdown(report: DiffReport) -> str:
     icon = {"worse": ":x: worse", "moved": ":arrow_right: moved", "better": ":white_check_mark: better"}
     lines = [f"## azul-rules diff `{report.base}` → `{report.head}`", "", f"**{_verdict(report)}**", ""]
+    for failure in report.failed:
+        lines += [f":x: **{_md(failure.line())}**", ""]
+    for cause in report.causes:                 # one line per cause; its consequences folded
+        lines += [f"<details><summary>:x: <b>cause</b>: {_md(cause.text)} ({len(cause.consequences)} "
+                  "consequence(s))</summary>", ""]
+        lines += [f"- {icon[f.kind]}: {_md(f.text)}" for f in cause.consequences]
+        lines += ["", "</details>", ""]
+    loose = report.loose
     for section in SECTIONS:
-        found = [f for f in report.findings if f.section == section]
+        found = [f for f in loose if f.section == section]
         lines.append(f"### {TITLES[section]} ({len(found) or 'none'})")
         if found:
             lines += ["", "| | change |", "|---|---|"]
@@ -353,11 +542,23 @@ def _git(repo: Path, *args: str) -> str:
 # The revision's own `verify`, with its mutation stage judging from the revision's committed
 # tests/mutants.json instead of re-running stale clauses (a revision whose store is stale would
 # otherwise spend most of an hour on mutants): guarded status is then as that commit recorded it.
+#
+# Nothing in the build may depend on the machine's load: the mutation stage gets no time budget
+# (`--rerun-mutants` runs every stale clause to the end), and pytest's per-test and session clocks are
+# off (PYTEST_ADDOPTS in build_revision); the build as a whole is still bounded by --build-seconds,
+# which ends it as a failed build (exit 2), never as a result.
 _STORED_MUTANTS = """
-import sys
+import os, sys
 try:
     import harness.mutation.analysis as analysis
-    analysis.stale = lambda plans, stored: []
+    if not os.environ.get("AZUL_DIFF_RERUN_MUTANTS"):
+        analysis.stale = lambda plans, stored: []
+except ImportError:
+    pass
+try:
+    import harness.verify as verify
+    for settings in verify.PROFILES.values():
+        settings.pop("mutation_seconds", None)
 except ImportError:
     pass
 from harness.cli import main
@@ -370,9 +571,9 @@ def default_build(python: str = sys.executable, rerun_mutants: bool = False) -> 
     """The command building a revision's coverage.json in its worktree ({out} is the report folder):
     the revision's own `verify`, so each side is measured by its own code."""
     args = ["verify", "--profile", "ci", "--out", "{out}"]
-    if rerun_mutants:
-        return [python, "-m", "harness.cli", *args]
-    return [python, "-c", _STORED_MUTANTS, *args]
+    script = _STORED_MUTANTS if not rerun_mutants else "import os; os.environ['AZUL_DIFF_RERUN_MUTANTS'] = '1'\n" \
+        + _STORED_MUTANTS
+    return [python, "-c", script, *args]
 
 
 @contextmanager
@@ -399,7 +600,10 @@ def build_revision(repo: Path, rev: str, command: Sequence[str] | None = None, s
         out = tree / ".azul-diff-report"
         argv = [part.replace("{out}", str(out)) for part in command]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
-               "AZUL_JUNIT_DIR": ""}
+               "AZUL_JUNIT_DIR": "",
+               # no clock decides a test's result in a build (the build itself is bounded, see above)
+               "PYTEST_ADDOPTS": " ".join(filter(None, [os.environ.get("PYTEST_ADDOPTS", ""),
+                                                        "-o timeout=0 -o session_timeout=0"]))}
         sink = open(log, "w") if log else subprocess.DEVNULL
         proc = subprocess.Popen(argv, cwd=tree, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
         try:

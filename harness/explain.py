@@ -7,7 +7,7 @@ import json
 from rich.console import Console
 from rich.markup import escape
 
-from harness.coverage import ROOT, compute, load_test_results
+from harness.coverage import ROOT, compute, guard_statuses, guard_words, load_test_results
 from harness.pytest_plugin import DEFAULT_JSON
 from harness.spec_commands import clause_panel
 from spec import DEFAULT_GAME, default_catalogue
@@ -19,7 +19,8 @@ def explain(clause_id: str, console: Console, game: str = DEFAULT_GAME) -> None:
     if clause_id not in catalogue:
         clause_id = catalogue.interpretation(clause_id).clause_id
     tests = load_test_results(ROOT / DEFAULT_JSON)
-    row = next(r for r in compute(catalogue, tests, {}) if r.id == clause_id)
+    # the guard status from the stored mutation results, by the function the report uses
+    row = next(r for r in compute(catalogue, tests, {}, guard_statuses(catalogue, ROOT)) if r.id == clause_id)
     console.print("[bold]Code sites[/bold] (model/): " + (", ".join(row.model_sites) or "none"))
     if row.property_sites:
         console.print("[bold]Invariants[/bold] (properties/): " + ", ".join(row.property_sites))
@@ -51,4 +52,6 @@ def explain(clause_id: str, console: Console, game: str = DEFAULT_GAME) -> None:
     console.print(f"[bold]Hits[/bold]: {row.hits_tests} in tests"
                   + (f", {sim} in the last verify campaign" if sim is not None else ""))
     missing = row.missing
-    console.print("[bold]Status[/bold]: " + (" ".join(missing) if missing else "implemented, exercised, asserted"))
+    console.print("[bold]Status[/bold]: " + (" ".join(missing) if missing else
+                                             "implemented, exercised, asserted" + (", guarded" if row.guarded else "")))
+    console.print("[bold]Guard[/bold]: " + escape(guard_words(row.guard)), highlight=False)

@@ -27,7 +27,8 @@ from rich.table import Table
 
 from harness.ahead import Ahead
 from properties.cluster import Workers, opened, workers_of
-from harness.coverage import ROOT, compute, lint, load_test_results, summary
+from harness.coverage import (GUARDED, NOT_MEASURED, ROOT, SURVIVOR, UNGUARDABLE, compute, guard_statuses, lint,
+                              load_test_results, summary)
 from harness.ci import junit_args
 from harness.coverage import suspects
 from harness.report import ReportInputs, build_report
@@ -51,6 +52,7 @@ class Stage:
     detail: str = ""
     seconds: float = 0.0
     failures: list[str] = attrs.field(factory=list)      # what failed, by id or path (named at the end)
+    ran: bool = True                                     # False: skipped, `detail` says why
     progress: Callable[[str], None] = attrs.field(default=lambda text: None, repr=False, eq=False)
 
 
@@ -106,18 +108,38 @@ def _progress_line(console: Console, name: str, status: Any) -> Callable[[str], 
     return line
 
 
+def _skip(console: Console, stages: list[Stage], name: str, why: str) -> None:
+    """A stage that does not run (its result would only measure noise): named, with the reason."""
+    stages.append(Stage(name, ok=True, detail=f"not run: {why}", ran=False))
+    console.print(f"[yellow]--[/yellow] {name}: not run: {escape(why)}", highlight=False, soft_wrap=True)
+
+
 SCENARIO_SECONDS = 60           # one scenario file takes milliseconds; past this the model hangs
+RED_STAGES = ("scenarios", "tests and properties")    # when one fails, the measuring stages do not run
+MEASURING = ("mutation analysis", "simulation campaign", "interpretation matrix")
+
+
+def red_reason(stages: list[Stage]) -> str | None:
+    """Why the measuring stages (mutation, campaign statistics, matrix) would measure noise: the tests
+    or the scenarios failed (mutants 'killed' by a test that already fails, games stopping at the
+    first oracle failure). None when both passed."""
+    failed = [st.name for st in stages if st.name in RED_STAGES and not st.ok]
+    if not failed:
+        return None
+    return "tests failed" if "tests and properties" in failed else "scenarios failed"
 
 
 def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = None,
-           console: Console | None = None) -> int:
-    """Run every stage; 0 when all passed, 1 when any failed, 130 when interrupted (Ctrl-C)."""
+           console: Console | None = None, measure_on_red: bool = False) -> int:
+    """Run every stage; 0 when all passed, 1 when any failed, 130 when interrupted (Ctrl-C). When the
+    tests or scenarios fail, mutation, the campaign and the matrix are reported "not run: tests
+    failed" (`measure_on_red` runs them anyway); tests/mutants.json is never written then."""
     console = console or Console()
     stages: list[Stage] = []
     started = time.time()
     work = Path(tempfile.mkdtemp(prefix="azul-verify-"))
     try:
-        return _verify(profile, Path(out), jobs, console, stages, work)
+        return _verify(profile, Path(out), jobs, console, stages, work, measure_on_red)
     except KeyboardInterrupt:
         _tidy_interrupted_report(Path(out), started)
         console.print()
@@ -128,7 +150,8 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages: list[Stage], work: Path) -> int:
+def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages: list[Stage], work: Path,
+            measure_on_red: bool = False) -> int:
     settings = PROFILES[profile]
     jobs = jobs or max(1, os.cpu_count() or 1)
     found = work / "counterexamples"            # copied into the report at the end
@@ -206,15 +229,21 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
                       "before the game workers start", highlight=False, markup=False)
         warm.join()
     test_results = load_test_results(tests_json)
+    red = red_reason(stages)
+    skip = red if red and not measure_on_red else None
 
     def mutation(st: Stage) -> dict[str, dict[str, Any]]:
-        return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold())
-    guard = _stage(console, stages, "mutation analysis", mutation)
+        return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold(), save=not red)
+    if skip:
+        _skip(console, stages, "mutation analysis", f"{skip} (the clauses' status is the stored one)")
+        guard = guard_statuses(catalogue, ROOT)
+    else:
+        guard = _stage(console, stages, "mutation analysis", mutation)
 
     from properties.watchdog import limit_memory
-    with opened(workers_of(jobs), initializer=limit_memory) as workers:   # one pool for all the games played
+    with opened(workers_of(1 if skip else jobs), initializer=limit_memory) as workers:   # one pool for all games
         campaign, matrix_rows, others = _play_stages(settings, workers, console, stages, found, test_results,
-                                                     tests_json, profile, jobs)
+                                                     tests_json, profile, jobs, skip, not red)
 
     def coverage(st: Stage) -> Any:
         rows = compute(catalogue, test_results, campaign.totals("clause_hits"), guard)
@@ -238,8 +267,8 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         build_report(ReportInputs(catalogue, clause_rows, test_results, matrix_rows, settings["matrix_games"],
                                   campaign.totals("edge_hits"), camp, len(campaign.games), profile, scenario_count,
                                   {f"{i}={a}": n for (i, a), n in sorted(alt_hits.items())},
-                                  stages=[{"name": x.name, "ok": x.ok, "detail": x.detail, "failures": list(x.failures)}
-                                          for x in stages],
+                                  stages=[{"name": x.name, "ok": x.ok, "detail": x.detail, "failures": list(x.failures),
+                                           "ran": x.ran} for x in stages],
                                   thresholds={"asserted": asserted_threshold(), "guarded": guarded_threshold()},
                                   policy_scores={campaign.policy: [sc for g in campaign.games if g.failure is None
                                                                    for sc in g.scores]},
@@ -255,7 +284,8 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
 
 def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console, stages: list[Stage], found: Path,
                  test_results: Mapping[str, Any], tests_json: Path, profile: str,
-                 jobs: int) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+                 jobs: int, skip: str | None = None,
+                 save: bool = True) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
     """The stages that play games: the default game's simulation campaign and interpretation matrix,
     then every other game's stages (`_verify_game`), all on the same `workers`: one pool of processes
     started once, not once per campaign, matrix or player count, and given every stage's games at
@@ -263,8 +293,15 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
     other games' report sections."""
     from properties.registry import DEFAULT_GAME, game_names
     from properties.matrix import run_matrix
-    from properties.simulate import run_campaign
+    from properties.simulate import CampaignReport, run_campaign
 
+    other_games = [g for g in game_names() if g != DEFAULT_GAME]
+    if skip:                            # nothing played: an empty campaign and matrix for the report
+        _skip(console, stages, "simulation campaign", skip)
+        _skip(console, stages, "interpretation matrix", skip)
+        others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile,
+                               None, skip=skip, save=save) for g in other_games]
+        return CampaignReport([], {}, policy="greedy"), [], others
     ahead = not workers.serial
     if ahead:
         _start_workers(workers)
@@ -272,7 +309,6 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
     playing = Ahead(lambda progress: run_campaign(games, 0, {}, jobs=workers, policy="greedy", progress=progress),
                     ahead)                                                  # scores: the oracle sees points
     playing_matrix = Ahead(lambda progress: run_matrix(settings["matrix_games"], 0, workers, found, progress), ahead)
-    other_games = [g for g in game_names() if g != DEFAULT_GAME]
     playing_others = {g: _game_plays(g, settings, workers, found, ahead) for g in other_games}
 
     def simulation(st: Stage) -> Any:
@@ -308,7 +344,7 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
         return [r.to_json() for r in rows]
     matrix_rows = _stage(console, stages, "interpretation matrix", matrix)
     others = [_verify_game(g, settings, jobs, console, stages, found, test_results, tests_json, profile,
-                           playing_others[g]) for g in other_games]
+                           playing_others[g], save=save) for g in other_games]
     return campaign, matrix_rows, others
 
 
@@ -350,10 +386,12 @@ def _warm_up() -> threading.Thread:
 
 
 def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str, Any], profile: str, jobs: int,
-              threshold: float) -> dict[str, dict[str, Any]]:
+              threshold: float, save: bool = True) -> dict[str, dict[str, Any]]:
     """One game's mutation analysis: re-run its stale clauses (all under `deep`) within the profile's
-    time, judge every clause from tests/mutants.json, fail below the game's guarded threshold."""
-    from harness.mutation.analysis import plan, run, stale, verdicts
+    time, judge every clause from the results (harness.coverage.guard_statuses), fail below the
+    game's guarded threshold. Without `save` (a red suite) tests/mutants.json is not written: the
+    new results judge this run only."""
+    from harness.mutation.analysis import plan, run, stale
     from harness.mutation.store import RESULTS, load_results, save_results
     plans = plan(ROOT, catalogue, tests_json)
     stored = load_results(ROOT)
@@ -364,22 +402,24 @@ def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str
         stored.setdefault("clauses", {}).update(run(ROOT, plans, todo, jobs, lambda r: None, deadline))
         stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items())
                              if k in plans or not k.startswith(catalogue.id_prefix)}   # other games' stay
-        save_results(ROOT, stored)
-    judged = verdicts(ROOT, catalogue, plans, stored, tests_json)
-    guarded = sum(v.guarded for v in judged.values())
-    share = guarded / len(judged) if judged else 0.0
-    killed = sum(v.killed for v in judged.values() if v.status in ("guarded", "unguarded"))
-    total = sum(v.total for v in judged.values() if v.status in ("guarded", "unguarded"))
+        if save:
+            save_results(ROOT, stored)
+    judged = guard_statuses(catalogue, ROOT, stored)
+    guarded = sum(v["status"] == GUARDED for v in judged.values())
+    guardable = sum(v["status"] not in UNGUARDABLE for v in judged.values())
+    share = guarded / guardable if guardable else 0.0
+    killed = sum(v["killed"] for v in judged.values() if v["status"] in (GUARDED, SURVIVOR))
+    total = sum(v["total"] for v in judged.values() if v["status"] in (GUARDED, SURVIVOR))
     st.ok = share >= threshold
-    still_stale = sum(v.status in ("stale", "not-run") for v in judged.values())
+    still_stale = sum(v["status"] == NOT_MEASURED for v in judged.values())
     from properties.registry import DEFAULT_GAME
     game = "" if catalogue.game == DEFAULT_GAME else f" --game {catalogue.game}"
-    st.detail = (f"{guarded}/{len(judged)} clauses guarded ({share:.0%}, threshold {threshold:.0%}); "
-                 f"mutants killed {killed}/{total}; {len(todo) - still_stale} clause(s) re-run, the rest from "
-                 f"{RESULTS}" + (f"; {still_stale} still stale (out of time: run `azul-rules mutate{game}`)"
-                                 if still_stale else ""))
-    return {cid: {"status": v.status, "killed": v.killed, "total": v.total, "equivalent": v.equivalent,
-                  "survivors": list(v.survivors), "tests": list(v.tests)} for cid, v in judged.items()}
+    st.detail = (f"{guarded}/{guardable} clauses guarded ({share:.0%}, threshold {threshold:.0%}; "
+                 f"{len(judged) - guardable} with no model site); mutants killed {killed}/{total}; "
+                 f"{len(todo)} clause(s) re-run, the rest from {RESULTS}"
+                 + (f"; {still_stale} not measured (out of time: run `azul-rules mutate{game}`)" if still_stale else "")
+                 + ("" if save else f"; {RESULTS} not written (the suite is red)"))
+    return judged
 
 
 def _start_workers(workers: Workers) -> None:
@@ -410,7 +450,8 @@ def _game_plays(game: str, settings: Mapping[str, Any], workers: Workers, found:
 
 def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Console, stages: list[Stage],
                  found: Path, test_results: Mapping[str, Any], tests_json: Path, profile: str,
-                 plays: tuple[Ahead[list[Any]], Ahead[list[Any]]]) -> dict[str, Any]:
+                 plays: tuple[Ahead[list[Any]], Ahead[list[Any]]] | None, skip: str | None = None,
+                 save: bool = True) -> dict[str, Any]:
     """A game other than the default: its simulation campaign (uniform policy, every invariant after
     every step, each player count), its interpretation matrix, its mutation analysis and its coverage
     against its own thresholds; what the report's section for the game shows. `plays`: its campaigns
@@ -423,9 +464,10 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     entry = get_game(game)
     catalogue = default_catalogue(game)
     games = max(1, settings["games"] // (4 * len(entry.players)))
-    playing, playing_matrix = plays
 
     def simulation(st: Stage) -> list[Any]:
+        assert plays is not None
+        playing = plays[0]
         campaigns = playing.result()
         failures = [g for c in campaigns for g in c.failures]
         for g in failures[:MAX_COUNTEREXAMPLES]:
@@ -436,17 +478,26 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
         if failures:
             st.detail += ": " + "; ".join(f"{len(gs)} broke {name}" for name, gs in group_failures(failures))
         return campaigns
-    campaigns = _stage(console, stages, f"{game}: simulation campaign", simulation)
+    if skip:
+        _skip(console, stages, f"{game}: simulation campaign", skip)
+        campaigns: list[Any] = []
+    else:
+        campaigns = _stage(console, stages, f"{game}: simulation campaign", simulation)
 
     def matrix(st: Stage) -> list[dict[str, Any]]:
-        rows = playing_matrix.result()
+        assert plays is not None
+        rows = plays[1].result()
         defaults = rows[0]
         st.ok = not defaults.broken
         st.failures = [f"defaults: {name}: {path}" for name, path in defaults.broken.items()]
         st.detail = (f"{len(rows)} rows; defaults {'hold' if st.ok else 'BREAK ' + ', '.join(defaults.broken)}; "
                      f"{sum(bool(r.broken) for r in rows)} rows break an invariant")
         return [r.to_json() for r in rows]
-    matrix_rows = _stage(console, stages, f"{game}: interpretation matrix", matrix)
+    if skip:
+        _skip(console, stages, f"{game}: interpretation matrix", skip)
+        matrix_rows: list[dict[str, Any]] = []
+    else:
+        matrix_rows = _stage(console, stages, f"{game}: interpretation matrix", matrix)
 
     hits: Counter[str] = Counter()
     edges: Counter[tuple[str, str]] = Counter()
@@ -455,11 +506,15 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
         edges.update(c.totals("edge_hits"))
 
     def mutation(st: Stage) -> dict[str, dict[str, Any]]:
-        return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold(game))
-    guard = _stage(console, stages, f"{game}: mutation analysis", mutation)
+        return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold(game), save=save)
+    if skip:
+        _skip(console, stages, f"{game}: mutation analysis", f"{skip} (the clauses' status is the stored one)")
+        guard = guard_statuses(catalogue, ROOT)
+    else:
+        guard = _stage(console, stages, f"{game}: mutation analysis", mutation)
 
     def coverage(st: Stage) -> list[Any]:
-        rows = compute(catalogue, test_results, hits, guard or {})
+        rows = compute(catalogue, test_results, hits, guard)
         problems = lint(catalogue, test_results)
         s = summary(rows)["total"]
         need = asserted_threshold(game)
@@ -524,8 +579,8 @@ def _finish(console: Console, stages: list[Stage]) -> int:
     table.add_column("result", no_wrap=True)
     table.add_column("seconds", justify="right", no_wrap=True)
     for st in stages:
-        result = "[green]ok[/green]" if st.ok else ("[yellow]interrupted[/yellow]" if st.detail == "interrupted"
-                                                   else "[red]FAILED[/red]")
+        result = "[yellow]not run[/yellow]" if not st.ran else "[green]ok[/green]" if st.ok else (
+            "[yellow]interrupted[/yellow]" if st.detail == "interrupted" else "[red]FAILED[/red]")
         table.add_row(st.name, result, f"{st.seconds:.1f}")
     console.print(table)
     for st in stages:

@@ -213,4 +213,67 @@ def test_the_default_build_runs_the_revisions_own_cli_with_stored_mutants() -> N
     assert "analysis.stale = lambda" in command[2]
     run = subprocess.run([*command[:3], "--version"], capture_output=True, text=True)
     assert run.returncode == 0 and "version" in run.stdout
-    assert default_build(rerun_mutants=True)[1:3] == ["-m", "harness.cli"]
+    rerun = default_build(rerun_mutants=True)
+    assert "AZUL_DIFF_RERUN_MUTANTS" in rerun[2] and rerun[-5:] == command[-5:]
+    # no time budget decides a result inside a build: the mutation stage has none
+    assert 'settings.pop("mutation_seconds", None)' in command[2] and 'settings.pop("mutation_seconds", None)' in rerun[2]
+
+
+def _red(doc: dict[str, Any], tests: list[str], scenarios: list[str], clause_of: dict[str, str]) -> dict[str, Any]:
+    """`doc` as a build whose tests failed: verify skipped its measuring stages."""
+    doc["verdict"] = {"ok": False, "tests": tests, "scenarios": scenarios, "below": [],
+                      "stages": [{"name": "tests and properties", "ok": False, "detail": f"{len(tests)} failed",
+                                  "failures": tests, "ran": True},
+                                 {"name": "coverage", "ok": False, "detail": "asserted 66%", "ran": True}],
+                      "all_stages": [{"name": "simulation campaign", "ok": True, "ran": False,
+                                      "detail": "not run: tests failed"}]}
+    for c in doc["clauses"]:
+        c["failing_tests"] = [t for t, cid in clause_of.items() if cid == c["id"]]
+    return doc
+
+
+def test_one_cause_one_finding_with_its_consequences_folded() -> None:
+    """The issue's shape: one clause revised, its tests and its rulebook example fail, and the rest
+    (guard and assertion losses, matrix flips, campaign shifts) follows from that one cause."""
+    base = document()
+    head = changed(base)
+    head["clauses"][0]["guarded"] = False                          # rule.a.one: its own failing tests
+    head["clauses"].append(clause("rule.a.gone", guarded=False))   # guarded only by a test that now fails
+    head["clauses"][-1]["guard"] = {"status": "survivor", "tests": ["tests/t.py::test_one"]}
+    failing = {"tests/t.py::test_one": "rule.a.one", "fixtures/x/rulebook/ex.toml::ex": "rule.a.one"}
+    head = _red(head, ["tests/t.py::test_one"], ["fixtures/x/rulebook/ex.toml"], failing)
+    report = compare(base, head)
+    assert len(report.causes) == 1
+    cause = report.causes[0]
+    assert cause.text == "rule.a.one revised (revision 1 -> 2): 1 test(s), 1 scenario(s) declaring it fail in HEAD"
+    texts = [f.text for f in cause.consequences]
+    assert "rule.a.one: no longer guarded" in texts and "rule.a.gone: no longer guarded" in texts
+    assert "defaults x chips: pass -> FAIL" in texts and any(t.startswith("forced pass") for t in texts)
+    assert "stage coverage: asserted 66%" in texts
+    assert "revised rule.a.one: revision 1 -> 2" in texts and any("rule.a.one pinned @1" in t for t in texts)
+    assert all(f.text not in texts for f in report.loose), "a consequence is also listed on its own"
+    text = render_text(report)
+    assert text.index("HEAD build failed") < text.index("Causes: 1") < text.index("Clauses added")
+    assert "verdict: WORSE: 1 cause(s)" in text and "  cause: rule.a.one revised" in text
+    md = render_markdown(report)
+    assert md.count("<details><summary>:x: <b>cause</b>: rule.a.one revised") == 1
+    assert report.exit_status() == 1
+
+
+def test_a_failed_build_is_never_nothing_moved() -> None:
+    base = document()
+    both = _red(copy.deepcopy(base), ["tests/t.py::test_flaky"], [], {})
+    report = compare(both, copy.deepcopy(both))
+    assert report.findings == [] and [f.side for f in report.failed] == ["BASE", "HEAD"]
+    text = render_text(report)
+    assert "nothing moved" not in text
+    assert text.index("BASE build failed: stages failed: tests and properties") < text.index("Clauses added")
+    assert "(already failing in BASE)" in text and report.exit_status() == 1
+    only_base = compare(both, base)
+    assert "nothing moved" not in render_text(only_base) and "BASE's build failed" in _verdict_of(only_base)
+
+
+
+def _verdict_of(report: Any) -> str:
+    from harness.diff import verdict_lines
+    return verdict_lines(report)[0]

@@ -50,12 +50,13 @@ def _verify_games_only(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, games: i
 
     monkeypatch.setitem(verify.PROFILES, "ci", {"games": games, "matrix_games": 1, "shrink": 0, "mutation_seconds": 1})
     monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter(()))
-    monkeypatch.setattr(verify, "_mutation", lambda st, *args: {})
+    monkeypatch.setattr(verify, "_mutation", lambda st, *args, **kwargs: {})
     monkeypatch.setattr(pytest_run, "run_pytest",
                         lambda args, **kwargs: pytest_run.PytestRun(returncode=0, closing="none run"))
     monkeypatch.setattr(verify, "build_report", lambda inputs, out: None)
     monkeypatch.setattr(verify, "_publish", lambda out, log, found: None)
-    verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")))
+    # no scenario files make the scenario stage red: the playing stages are asked for all the same
+    verify.verify("ci", tmp_path / "report", jobs=2, console=Console(file=open("/dev/null", "w")), measure_on_red=True)
 
 
 def test_verify_plays_every_game_on_one_pool(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
