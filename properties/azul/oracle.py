@@ -6,8 +6,9 @@ Written apart from model.azul.scoring, model.azul.tiling, model.azul.offer and m
 05-wall-tiling.toml, 06-scoring.toml and 08-end-of-game.toml, honouring the interpretation
 alternatives in force. For one step it says what each player should have scored:
 
-- a take that brings the starting player marker onto the floor line costs 1 point at once under
-  azul.floor.marker-cost=one-point-at-pick, never below 0 (azul.score.floor);
+- a take that brings the starting player marker costs 1 point at once under
+  azul.floor.marker-cost=one-point-at-pick, wherever the marker then lies (on, off or beside a full
+  floor line), never below 0 (azul.score.floor);
 - each tile new on a wall, in row order per board (azul.wall.top-to-bottom): 1 if it touches nothing
   (azul.score.isolated), else the row run through it if longer than 1 plus the column run if longer
   than 1 (azul.score.row-run, azul.score.column-run); with neighbours along one axis only, the lone
@@ -264,7 +265,7 @@ def expected_points(before: AzulState, after: AzulState, choices: Mapping[str, s
             floor = list(take.floor)
             if take.dest < FLOOR:
                 lines[take.dest] = (take.colour, take.line_count)
-            if (take.marker_on_floor or take.marker_beside) and marker_cost == "one-point-at-pick":
+            if take.with_marker and marker_cost == "one-point-at-pick":      # wherever it then lies
                 paid = min(1, score)
                 score -= paid
                 told.append(("marker", -paid))
