@@ -288,7 +288,8 @@ def expected_points(before: AzulState, after: AzulState, choices: Mapping[str, s
                         if len(floor) < FLOOR_SPACES:
                             floor.append(colour)
         bonuses = [(category, points) for category, points in
-                   zip(("row bonus", "column bonus", "colour bonus"), end_bonuses(now.wall), strict=True) if points]
+                   zip(("row bonus", "column bonus", "colour bonus"), end_bonuses(now.wall), strict=True)
+                   if points] if game_ends else []
         if bonuses_first:
             told += bonuses
             score += sum(points for _, points in bonuses)
