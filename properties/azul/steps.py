@@ -33,5 +33,5 @@ def rule_step_problems(before: Game, game: Game, events: Sequence[Event], step: 
         out += [("outcome", m) for m in check_outcome(game)]
     out += [("component-flows", m) for m in flow_problems(a, s, action, events)]
     out += [("factory-refill", m) for m in refill_problems(a, s, game.rules.choices)]
-    out += [("turn-order", m) for m in turn_problems(a, s, action, step, game.rules.choices)]
+    out += [("turn-order", m) for m in turn_problems(a, s, action, game.rules.choices)]
     return out

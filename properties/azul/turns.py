@@ -6,8 +6,8 @@ from the position before the step (apart from model.azul.offer and model.azul.ro
 - A new round is started by the player who took the starting player marker in the round just
   ended (azul.floor.marker-kept, azul.offer.marker-to-centre); when nobody took it, by the same
   starter again or the next seat clockwise, as azul.offer.marker-untaken (on azul.prep.refill) says.
-- Round 1 is started by the first seat, or by whoever chance picked (azul.setup.starter-choice, on azul.setup.first-player):
-  the first step's mover is the round's starter.
+- Round 1 is started by the first seat, or by whoever chance picked (azul.setup.starter-choice, on
+  azul.setup.first-player): before round 1's first take, the player to move is the round's starter.
 - Gray-wall placements are asked board by board in seat order, each top to bottom
   (azul.wall.top-to-bottom): the open choice never goes back.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from model.azul.actions import Action
+from model.azul.colours import EMPTY
 from model.azul.state import CENTRE, NOBODY, OFFER, TILING, AzulState
 from properties.azul.oracle import marker_holder
 
@@ -39,12 +40,20 @@ def expected_starter(before: AzulState, action: Action | None, untaken: str) -> 
     return None
 
 
-def turn_problems(before: AzulState, after: AzulState, action: Action | None, step: int,
+def _round_one_unplayed(s: AzulState) -> bool:
+    """Round 1 before its first take: the marker and every tile still where setup put them (read from
+    the position, not from a step count: checked play and scenarios may start anywhere)."""
+    return (s.round == 1 and s.phase == OFFER and s.marker == CENTRE and not any(s.centre)
+            and all(not b.floor and not any(b.line_count) and b.score == 0 and all(t == EMPTY for t in b.wall)
+                    for b in s.boards))
+
+
+def turn_problems(before: AzulState, after: AzulState, action: Action | None,
                   choices: Mapping[str, str]) -> list[str]:
     get = choices.get
     out: list[str] = []
     n = before.players
-    if step == 1 and before.round == 1 and before.phase == OFFER:
+    if _round_one_unplayed(before):
         if before.to_move != before.starter:
             out.append(f"round 1 opens with P{before.to_move + 1} to move, its starter is P{before.starter + 1}")
         if get("azul.setup.starter-choice", "first-seat") == "first-seat" and before.starter != 0:

@@ -244,3 +244,35 @@ def test_the_invariants_doc_lists_every_invariant_with_its_clauses() -> None:
         if len(cells) == 4 and cells[1] in ("state", "step"):
             rows[cells[0]] = {c.strip() for c in cells[2].split(",")}
     assert rows == {name: set(clauses) for name, clauses in INVARIANT_TABLE.items()}
+
+
+MID_ROUND = '''game = "azul"
+id = "t.mid-round"
+description = "round 1 after P1's take: P2 moves, the checks must not take it for the game's first move"
+clauses = ["azul.offer.turn-order"]
+when = ["take F1 red line 2"]
+
+[given]
+factories = { F1 = "RRBY", F2 = "KKKK" }
+centre = "TT"
+starter = "P1"
+to_move = "P2"
+
+[given.p1]
+lines = ["Y"]
+
+[then]
+to_move = "P1"
+invariants = "all"
+'''
+
+
+@pytest.mark.clause("azul.offer.turn-order", "azul.setup.first-player")
+def test_a_scenario_starting_mid_round_one_breaks_no_turn_order(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Round 1's opening check reads the position (nothing taken yet), not the step count: a scenario's
+    first step is not the game's first move."""
+    from harness.scenarios import load_scenario, run_scenario
+    from tests.scenario_helpers import write_scenario
+
+    result = run_scenario(load_scenario(write_scenario(tmp_path, MID_ROUND)))
+    assert result.passed, result.diffs
