@@ -29,6 +29,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "mutate": "harness.mutation_commands:mutate_command",
     "suspects": "harness.suspect_commands:suspects_command",
     "diff": "harness.diff:diff_command",
+    "search": "harness.search_commands:search_command",
     "check": "harness.check_commands:check_command",
     "perft": "harness.perft_commands:perft_command",
 }
