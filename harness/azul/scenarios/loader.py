@@ -17,6 +17,7 @@ from harness.scenarios.problems import Problems, ScenarioError
 from harness.scenarios.readings import Reading, merged_then, read_readings
 from harness.scenarios.schema import check_clauses, check_readings, read_steps, reading_problem, table, typed
 from harness.azul.scenarios.notation import NotationError, parse_counts
+from harness.azul.scenarios.stops import STOPS
 from model.azul.actions import NotationError as ActionNotationError
 from model.azul.actions import parse_action
 from model.azul.ruleset import IMPLEMENTED, WALL_SIDES
@@ -24,7 +25,7 @@ from spec import default_catalogue
 
 GAME = "azul"
 TOP_KEYS = {"game", "id", "description", "clauses", "interpretations", "seed", "given", "chance", "when", "then",
-            "readings"}
+            "readings", "stop"}
 MERGED = ("p1", "p2", "p3", "p4", "factories")     # `then` tables a reading merges key by key
 REQUIRED = ("id", "description", "clauses")
 GIVEN_KEYS = {"players", "wall", "round", "phase", "starter", "to_move", "marker", "factories", "centre", "bag",
@@ -38,7 +39,7 @@ GIVEN_PHASES = ("offer", "tiling")          # tiling: the offer is over, wall-ti
 PHASES = ("offer", "tiling", "over")
 SEATS = ("P1", "P2", "P3", "P4")
 # the fields building the position reads (a problem there means the position is not built)
-POSITION_FIELDS = ("given", "chance", "interpretations", "seed", "readings")
+POSITION_FIELDS = ("given", "chance", "interpretations", "seed", "readings", "stop")
 
 
 @attrs.frozen
@@ -56,6 +57,7 @@ class Scenario(LocatedInFile):
     locator: Locator = attrs.field(eq=False, repr=False)
     game: str = GAME
     readings: tuple[Reading, ...] = ()
+    stop: str | None = None            # harness/azul/scenarios/stops.py: where the run halts
 
     def under(self, reading: Reading) -> "Scenario":
         """This scenario under one of its `readings`: those interpretations, `then` merged over."""
@@ -156,10 +158,15 @@ def load_scenario(path: Path | str) -> Scenario:
     then = table(data.get("then", {}), THEN_KEYS, "then", problems)
     check_then(then, "then", problems)
     readings = read_readings(data, problems, known=alternatives(), then_keys=THEN_KEYS, check_then=check_then)
+    stop = data.get("stop")
+    if stop is not None and stop not in STOPS:
+        from harness.scenarios.schema import suggest
+        problems.add("stop", f"expected one of {', '.join(STOPS)}{suggest(str(stop), STOPS)}")
+        stop = None
     scenario = Scenario(
         id=sid, description=description, clauses=clauses, interpretations=interps,
         seed=typed(data.get("seed", 0), int, "seed", problems, 0), given=given, chance=chance,
-        steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc, readings=readings,
+        steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc, readings=readings, stop=stop,
     )
     if not problems.in_fields(*POSITION_FIELDS, but_unknown_keys=True):
         from harness.azul.scenarios.position import build_game   # building the position validates it
