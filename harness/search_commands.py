@@ -39,10 +39,30 @@ def _describe(label: str, explored: Any, found: int) -> str:
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Where witnesses go (default: fixtures/<game>/witnesses/).")
 @click.option("--list-predicates", is_flag=True, help="List the game's named --where conditions and exit.")
-def search_command(game: str, players: int | None, decide: tuple[str, ...], clauses: tuple[str, ...],
-                   wheres: tuple[str, ...], everything: bool, seed: int, cpu_seconds: float, nodes: int, jobs: int,
-                   out: Path | None, list_predicates: bool) -> None:
+@click.option("--exhaustive", is_flag=True,
+              help="Bounded exhaustive checking instead: every continuation to --depth, invariants at every "
+                   "node (the same as `azul-rules perft`; its other options are perft's).")
+@click.option("--depth", type=click.IntRange(0), default=3, show_default=True, help="With --exhaustive: steps (K).")
+@click.option("--chance", is_flag=True, help="With --exhaustive: branch on every chance outcome too.")
+@click.option("--json", "json_path", default=None, help="With --exhaustive: as perft's --json.")
+@click.pass_context
+def search_command(ctx: click.Context, game: str, players: int | None, decide: tuple[str, ...],
+                   clauses: tuple[str, ...], wheres: tuple[str, ...], everything: bool, seed: int,
+                   cpu_seconds: float, nodes: int, jobs: int, out: Path | None, list_predicates: bool,
+                   exhaustive: bool, depth: int, chance: bool, json_path: str | None) -> None:
     """Search both players' and chance's choices for a game in which something happens."""
+    if exhaustive:
+        from harness.perft_commands import perft_command
+
+        if decide or clauses or wheres or everything:
+            raise UserError("--exhaustive checks invariants to --depth: drop --decide/--clause/--where/--all")
+        given = {"max_nodes": nodes} if ctx.get_parameter_source("nodes") is not click.core.ParameterSource.DEFAULT else {}
+        json_arg = perft_command.params[[p.name for p in perft_command.params].index("json_path")]
+        ctx.invoke(perft_command, game=game, players=players, depth=depth, chance=chance, seed=seed,
+                   json_path=json_arg.type_cast_value(ctx, json_path) if json_path else None, **given)
+        return
+    if json_path is not None or chance or ctx.get_parameter_source("depth") is not click.core.ParameterSource.DEFAULT:
+        raise UserError("--depth, --chance and --json go with --exhaustive")
     from properties.search.run import (
         all_goals,
         clause_goal,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from harness.cli import main
+from harness.cli import cli as main
 from harness.coverage import ROOT, compute
 from harness.report import ReportInputs, build_report
 from spec import default_catalogue
