@@ -68,7 +68,7 @@ def unanswered(game: str, root: Path) -> list[Any]:
 
 def decided_by_witness(rows: Sequence[Mapping[str, Any]], game: str, root: Path) -> list[dict[str, Any]]:
     """The matrix rows, each single-alternative row that never decided in its games but has a
-    committed `--decide` witness marked with it (`witness`: the file, relative to `root`)."""
+    committed `--decide` witness marked with it (`witness`: the file; `witness_shown`: relative to `root`)."""
     from properties.search.goals import DecideGoal
 
     goals = [g for g in asked_goals(game) if isinstance(g, DecideGoal)]
@@ -81,7 +81,7 @@ def decided_by_witness(rows: Sequence[Mapping[str, Any]], game: str, root: Path)
         label = next((f"{k}={v}" for k, v in own.items() if f"{k}={v}" in by_label
                       and row["label"].startswith(f"{k}={v}")), None)
         if label and not row.get("decided"):
-            row["witness"] = _relative(by_label[label], root)
+            row["witness"], row["witness_shown"] = str(by_label[label]), _relative(by_label[label], root)
         out.append(row)
     return out
 
@@ -94,25 +94,28 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def section(game: str, root: Path, searched: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A game's "Found by search" rows: goal, kind, witness files (committed, or found by verify's
-    search) or not found; `searched` is verify's search stage's result for the game (None: the
-    report was built without one)."""
+    """A game's "Found by search" rows: goal, kind, status, its witness files (`files`: absolute
+    paths; `shown`: as the user types them) or, not found, what was explored. `searched`: verify's
+    search stage's result for the game (`found`: goal key -> files, `missing`: goal keys,
+    `explored`: what the search looked at); None when the report was built without one."""
     goals = asked_goals(game)
     committed = witnesses_for(goals, witness_folder(game, root))
-    found: Mapping[str, list[str]] = (searched or {}).get("found", {})
-    missing = set((searched or {}).get("missing", ()))
+    searched = searched or {}
+    found: Mapping[str, Sequence[str]] = searched.get("found", {})
+    missing = set(searched.get("missing", ()))
     rows = []
     for g in goals:
         kind = "decide" if g.key.startswith("decide ") else "clause"
+        row = {"goal": g.key, "kind": kind, "files": [], "shown": [], "status": "not found within budget",
+               "explored": ""}
         if g.key in committed:
-            files = [_relative(p, root) for p in committed[g.key]]
-            rows.append({"goal": g.key, "kind": kind, "files": files, "status": "committed", "explored": ""})
+            row.update(files=[str(p) for p in committed[g.key]], shown=[_relative(p, root) for p in committed[g.key]],
+                       status="committed")
         elif g.key in found:
-            rows.append({"goal": g.key, "kind": kind, "files": list(found[g.key]), "status": "found by verify",
-                         "explored": ""})
+            row.update(files=[str(p) for p in found[g.key]], shown=[Path(p).name for p in found[g.key]],
+                       status="found by verify (not committed)")
         else:
-            explored = (searched or {}).get("explored", "") if g.key in missing else ""
-            rows.append({"goal": g.key, "kind": kind, "files": [], "status": "not found within budget",
-                         "explored": explored or "not searched in this run"})
-    return {"rows": rows, "summary": (searched or {}).get("explored", ""),
+            row["explored"] = searched.get("explored", "") if g.key in missing else "not searched in this run"
+        rows.append(row)
+    return {"rows": rows, "explored": searched.get("explored", ""),
             "answered": sum(bool(r["files"]) for r in rows), "total": len(rows)}
