@@ -122,3 +122,19 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
         for f in files:
             assert (tmp_path / "a" / f).is_file() or Path(f).is_file(), f
     assert "nodes" in first["explored"]
+
+
+def test_verify_search_stage_writes_what_it_finds_into_the_report_folder(tmp_path: Path, monkeypatch) -> None:
+    import harness.found_by_search as found_by_search
+    from harness.scenarios import load_scenario, run_scenario
+    from harness.verify import search_stage
+    from properties.search.goals import ClauseGoal
+
+    goal = ClauseGoal("duel.prep.bag-restock")           # reached within a few thousand nodes from set-up
+    monkeypatch.setattr(found_by_search, "unanswered", lambda game, root: [goal])
+    result = search_stage("duel", ROOT, nodes=3000, seed=0, out=tmp_path / "w")
+    assert result["missing"] == [] and list(result["found"]) == [goal.key], result["explored"]
+    for f in result["found"][goal.key]:
+        path = Path(f)
+        assert path.parent == tmp_path / "w" / "duel", "into the report's folder, not fixtures/"
+        assert run_scenario(load_scenario(path)).passed, f"the witness {path.name} replays"
