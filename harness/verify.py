@@ -1,5 +1,5 @@
-"""`azul-rules verify`: spec lint -> scenarios -> tests and properties -> simulation -> interpretation
-matrix -> coverage -> report, with a progress display per stage and a final summary.
+"""`azul-rules verify`: spec lint -> scenarios -> tests and properties -> search -> simulation ->
+interpretation matrix -> coverage -> report, with a progress display per stage and a final summary.
 
 Everything the run writes goes into the output folder (`--out`): the report, pytest's log
 (`pytest.log`) and the counterexamples found (`counterexamples/`); its scratch files live in a
@@ -204,16 +204,6 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         return len(files)
     scenario_count = _stage(console, stages, "scenarios", scenarios)
 
-    searched: dict[str, dict[str, Any]] = {}
-    for game in game_names():          # committed witnesses ran above (fixtures/<game>/witnesses/)
-        def searching(st: Stage, game: str = game) -> None:
-            searched[game] = search_stage(game, ROOT, settings["search_nodes"], SEARCH_SEED, work / "witnesses")
-            found, missing = searched[game]["found"], searched[game]["missing"]
-            st.detail = (f"{len(found)} found, {len(missing)} not found within budget, of the questions no "
-                         f"committed witness answers; {searched[game]['explored']}")
-            st.failures = []            # not found is an answer, never a failure
-        _stage(console, stages, "search" if game == DEFAULT_GAME else f"{game}: search", searching)
-
     tests_json = work / "tests.json"
     log = work / "pytest.log"
 
@@ -251,6 +241,21 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     test_results = load_test_results(tests_json)
     red = red_reason(stages)
     skip = red if red and not measure_on_red else None
+    searched: dict[str, dict[str, Any]] = {}
+    for game in game_names():          # committed witnesses ran in the scenarios stage (fixtures/<game>/witnesses/)
+        def searching(st: Stage, game: str = game) -> None:
+            searched[game] = search_stage(game, ROOT, settings["search_nodes"], SEARCH_SEED, work / "witnesses")
+            found, missing = searched[game]["found"], searched[game]["missing"]
+            st.detail = (f"{len(found)} found, {len(missing)} not found within budget, of the questions no "
+                         f"committed witness answers; {searched[game]['explored']}")
+            st.failures = []            # not found is an answer, never a failure
+        name = "search" if game == DEFAULT_GAME else f"{game}: search"
+        if settings.get("search_nodes", 0) <= 0:    # a profile without a budget has no search stage
+            continue
+        if skip:
+            _skip(console, stages, name, skip)
+        else:
+            _stage(console, stages, name, searching)
 
     def mutation(st: Stage) -> dict[str, dict[str, Any]]:
         return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold(), save=not red)
@@ -323,6 +328,8 @@ def search_stage(game: str, root: Path, nodes: int, seed: int, out: Path) -> dic
         return {"found": {}, "missing": [], "nodes": 0,
                 "explored": "nothing to search: a committed witness answers every question"}
     result = search(game, goals, seed=seed, cpu_seconds=float("inf"), nodes=nodes)
+    if result.interrupted:              # the search keeps what it found on Ctrl-C; verify stops
+        raise KeyboardInterrupt
     found: dict[str, list[str]] = {}
     for key, path, _ in write_witnesses(result, get_game(game), out / game, seed) if result.witnesses else []:
         twin = path.with_name(path.name[:-len(".toml")] + ".default.toml")

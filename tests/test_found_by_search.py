@@ -138,3 +138,11 @@ def test_verify_search_stage_writes_what_it_finds_into_the_report_folder(tmp_pat
         path = Path(f)
         assert path.parent == tmp_path / "w" / "duel", "into the report's folder, not fixtures/"
         assert run_scenario(load_scenario(path)).passed, f"the witness {path.name} replays"
+
+
+def test_the_scenarios_stage_runs_every_committed_witness() -> None:
+    from harness.scenarios import scenario_files
+
+    run = set(scenario_files([ROOT / "fixtures"]))
+    committed = {p for p in (ROOT / "fixtures").glob("*/witnesses/*.toml")}
+    assert committed and committed <= run, sorted(p.name for p in committed - run)
