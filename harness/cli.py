@@ -77,11 +77,14 @@ def cli() -> None:
 @click.option("--measure-on-red", is_flag=True,
               help="Run mutation, the campaign and the matrix even when the tests or scenarios failed (their "
                    "results then measure noise; tests/mutants.json is still not written).")
-def verify_command(profile: str, out: Path, jobs: int | None, measure_on_red: bool) -> None:
+@click.option("--lint", "code_lint", is_flag=True,
+              help="First run the code's lint and type check (ruff and mypy, as `make lint`; `make verify` "
+                   "passes it); findings fail the run, the other stages still run.")
+def verify_command(profile: str, out: Path, jobs: int | None, measure_on_red: bool, code_lint: bool) -> None:
     """Verify the rules and write the coverage report (the main job)."""
     from harness.verify import verify
 
-    raise SystemExit(verify(profile, out, jobs, measure_on_red=measure_on_red))
+    raise SystemExit(verify(profile, out, jobs, measure_on_red=measure_on_red, code_lint=code_lint))
 
 
 @cli.command("lint")

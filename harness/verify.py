@@ -130,16 +130,18 @@ def red_reason(stages: list[Stage]) -> str | None:
 
 
 def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = None,
-           console: Console | None = None, measure_on_red: bool = False) -> int:
+           console: Console | None = None, measure_on_red: bool = False, code_lint: bool = False) -> int:
     """Run every stage; 0 when all passed, 1 when any failed, 130 when interrupted (Ctrl-C). When the
     tests or scenarios fail, mutation, the campaign and the matrix are reported "not run: tests
-    failed" (`measure_on_red` runs them anyway); tests/mutants.json is never written then."""
+    failed" (`measure_on_red` runs them anyway); tests/mutants.json is never written then.
+    `code_lint`: first, the stage "code lint" (ruff and mypy, `make lint`); its findings fail the
+    run but stop no other stage."""
     console = console or Console()
     stages: list[Stage] = []
     started = time.time()
     work = Path(tempfile.mkdtemp(prefix="azul-verify-"))
     try:
-        return _verify(profile, Path(out), jobs, console, stages, work, measure_on_red)
+        return _verify(profile, Path(out), jobs, console, stages, work, measure_on_red, code_lint)
     except KeyboardInterrupt:
         _tidy_interrupted_report(Path(out), started)
         console.print()
@@ -151,12 +153,15 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
 
 
 def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages: list[Stage], work: Path,
-            measure_on_red: bool = False) -> int:
+            measure_on_red: bool = False, code_lint: bool = False) -> int:
     settings = PROFILES[profile]
     jobs = jobs or max(1, os.cpu_count() or 1)
     found = work / "counterexamples"            # copied into the report at the end
 
     from properties.registry import DEFAULT_GAME, game_names
+
+    if code_lint:
+        _stage(console, stages, CODE_LINT, _code_lint)
 
     def spec_lint(st: Stage) -> None:
         problems = [p for g in game_names() for p in validate(game=g)[1]]
@@ -530,6 +535,18 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
                          "failures": sum(len(c.failures) for c in campaigns),
                          "players": list(entry.players), "policy": "uniform"},
             "thresholds": {"asserted": asserted_threshold(game), "guarded": guarded_threshold(game)}}
+
+
+CODE_LINT = "code lint"         # ruff and mypy (`make lint`); not a red stage: the games measure the same
+
+
+def _code_lint(st: Stage) -> None:
+    """ruff and mypy over the checkout, as configured in pyproject.toml; every finding is named."""
+    from harness.code_lint import code_lint
+    results = code_lint(ROOT)
+    st.ok = all(r.ok for r in results)
+    st.failures = [f for r in results for f in r.findings]
+    st.detail = "; ".join(f"{r.tool}: {r.summary}" for r in results)
 
 
 def _shown(path: Path) -> str:
