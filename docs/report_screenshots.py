@@ -7,17 +7,34 @@ test and one scenario marked failed and their stages failed, as `verify` would p
 Run: .venv/bin/python docs/report_screenshots.py
 """
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+from PIL import Image
+
+from harness.browser import screenshot
 from harness.coverage import compute, load_test_results
 from harness.report import ReportInputs, build_report
-from properties.simulate import run_campaign
 from properties.matrix import run_matrix
+from properties.simulate import run_campaign
 from spec import default_catalogue
+
+T = TypeVar("T")
+
+
+def timed(label: str, work: Callable[[], T]) -> T:
+    start = time.time()
+    result = work()
+    print(label, time.time() - start)
+    return result
+
+
 cat = default_catalogue()
 tests = load_test_results(Path(".azul-rules/tests.json"))
-t = time.time(); camp = run_campaign(200, 0, {}, jobs=2, policy="greedy"); print("campaign", time.time() - t)
-t = time.time(); uni = run_campaign(100, 0, {}, jobs=2, policy="uniform"); print("uniform", time.time() - t)
-t = time.time(); rows = [r.to_json() for r in run_matrix(20, 0, 2, Path("/tmp/cx"))]; print("matrix", time.time() - t)
+camp = timed("campaign", lambda: run_campaign(200, 0, {}, jobs=2, policy="greedy"))
+uni = timed("uniform", lambda: run_campaign(100, 0, {}, jobs=2, policy="uniform"))
+rows = timed("matrix", lambda: [r.to_json() for r in run_matrix(20, 0, 2, Path("/tmp/cx"))])
 stage_names = ["spec lint", "scenarios", "tests and properties", "mutation analysis", "simulation campaign",
                "interpretation matrix", "coverage"]
 PASS_T = {"asserted": 0.9, "guarded": 0.0}
@@ -46,9 +63,7 @@ failed[1] = {"name": "scenarios", "ok": False, "detail": "66/67 passed", "failur
 t = time.time()
 build_report(inputs(bad_tests, failed), Path("/tmp/rep-fail"))
 print("build_report (fail)", round(time.time() - t, 2))
-from harness.browser import screenshot
 screenshot(Path("/tmp/rep-pass/index.html"), Path("docs/report-pass.png"))
 screenshot(Path("/tmp/rep-fail/index.html"), Path("docs/report-fail.png"))
-from PIL import Image
 screenshot(Path("/tmp/rep-fail/index.html"), Path("/tmp/report-full.png"), 1280, 9000)
 Image.open("/tmp/report-full.png").crop((0, 1250, 1280, 2150)).save("docs/report-matrix.png")

@@ -14,10 +14,9 @@ from rich.console import Console
 from harness.errors import UserError
 from harness.game_option import game_option, require
 from harness.scenarios import ScenarioError
-from properties.registry import UnknownGame
 from model.errors import RulesetError
+from properties.registry import UnknownGame
 from spec import SpecError, default_catalogue
-
 
 # Commands defined in modules of their own, imported only when that command runs (or the command list
 # is shown): `mutate` alone would import pytest and the mutation operators into every command.

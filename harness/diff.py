@@ -166,7 +166,7 @@ def mann_whitney_u(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
         t = j - i + 1
         ties += t ** 3 - t
         i = j + 1
-    r1 = sum(r for r, (_, side) in zip(ranks, pooled) if side == 0)
+    r1 = sum(r for r, (_, side) in zip(ranks, pooled, strict=True) if side == 0)
     u1 = r1 - n1 * (n1 + 1) / 2
     n = n1 + n2
     var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1))) if n > 1 else 0.0

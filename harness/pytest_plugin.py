@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
+from harness.tracking_record import merge_into_record
 from model.clauses import RECORDER
 from properties.registry import DEFAULT_GAME, game_of_clause
-from harness.tracking_record import merge_into_record
 from spec import default_catalogue
 
 DEFAULT_JSON = Path(".azul-rules") / "tests.json"

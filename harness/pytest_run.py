@@ -121,7 +121,7 @@ def _stop(proc: subprocess.Popen[str], sink: object, run: PytestRun, seconds: fl
         proc.wait()
         out = ""
     for line in (out or "").splitlines():
-        getattr(sink, "write")(line + "\n")
+        sink.write(line + "\n")
         run.follow(line)
     run.returncode = proc.returncode
 

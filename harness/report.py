@@ -140,7 +140,7 @@ def _drawing(anything: Any) -> Any:
     return ProcessPoolExecutor(1) if anything else contextlib.nullcontext()
 
 
-def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[str, str]] | None") -> Path:
+def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: Future[dict[str, str]] | None) -> Path:
     columns = _matrix_columns()
     edges = [{"source": a, "target": b, "guard": d["guard"], "clauses": list(d["clauses"]),
               "visits": int(inputs.edge_visits.get((a, b), 0))} for a, b, d in sorted(phase_graph().edges(data=True))]
@@ -173,7 +173,7 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[st
         "policy_scores": {k: list(v) for k, v in inputs.policy_scores.items()},   # azul-rules diff
         "chapters": sorted({c.chapter for c in inputs.clauses}), "kinds": sorted({c.kind for c in inputs.clauses}),
         "defaults_in_play": defaults_in_play,
-        "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "profile": inputs.profile, "summary": summary(inputs.clauses), "clauses": clauses_json,
         "matrix": inputs.matrix, "matrix_games": inputs.matrix_games, "columns": columns, "edges": edges,
         "svg": svg, "gaps": _gaps(inputs.catalogue), "campaign": dict(inputs.campaign), "games": inputs.games,

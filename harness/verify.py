@@ -26,12 +26,22 @@ from rich.markup import escape
 from rich.table import Table
 
 from harness.ahead import Ahead
-from properties.cluster import Workers, opened, workers_of
-from harness.coverage import (GUARDED, NOT_MEASURED, ROOT, SURVIVOR, UNGUARDABLE, compute, guard_statuses, lint,
-                              load_test_results, summary)
 from harness.ci import junit_args
-from harness.coverage import suspects
+from harness.coverage import (
+    GUARDED,
+    NOT_MEASURED,
+    ROOT,
+    SURVIVOR,
+    UNGUARDABLE,
+    compute,
+    guard_statuses,
+    lint,
+    load_test_results,
+    summary,
+    suspects,
+)
 from harness.report import ReportInputs, build_report
+from properties.cluster import Workers, opened, workers_of
 from spec import default_catalogue, validate
 
 PROFILES: dict[str, dict[str, int]] = {
@@ -158,7 +168,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     jobs = jobs or max(1, os.cpu_count() or 1)
     found = work / "counterexamples"            # copied into the report at the end
 
-    from properties.registry import DEFAULT_GAME, game_names
+    from properties.registry import game_names
 
     if code_lint:
         _stage(console, stages, CODE_LINT, _code_lint)
@@ -296,8 +306,8 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
     started once, not once per campaign, matrix or player count, and given every stage's games at
     once (harness.ahead), so it never idles between stages. The campaign, the matrix's rows and the
     other games' report sections."""
-    from properties.registry import DEFAULT_GAME, game_names
     from properties.matrix import run_matrix
+    from properties.registry import DEFAULT_GAME, game_names
     from properties.simulate import CampaignReport, run_campaign
 
     other_games = [g for g in game_names() if g != DEFAULT_GAME]
@@ -440,8 +450,8 @@ def _game_plays(game: str, settings: Mapping[str, Any], workers: Workers, found:
                 ahead: bool) -> tuple[Ahead[list[Any]], Ahead[list[Any]]]:
     """A game other than the default: its campaigns (one per player count) and its matrix, on
     `workers`, started now when `ahead`."""
-    from properties.registry import get_game
     from properties.matrix import run_matrix
+    from properties.registry import get_game
     from properties.simulate import run_campaign
 
     entry = get_game(game)
@@ -462,8 +472,8 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     against its own thresholds; what the report's section for the game shows. `plays`: its campaigns
     and matrix, handed to the shared workers by `_game_plays`; `jobs` runs its mutation analysis."""
     from harness.coverage import compute, lint, summary
-    from properties.registry import get_game
     from properties.matrix import columns
+    from properties.registry import get_game
     from properties.simulate import group_failures, write_failure
 
     entry = get_game(game)

@@ -24,7 +24,7 @@ class Chance(Protocol):
     def shuffle_plates(self, plates: Sequence[int]) -> list[int]: ...
     def draw_tile(self, bag: Sequence[int]) -> int: ...
     def draw_chip(self, supply: Sequence[int]) -> int: ...
-    def fork(self) -> "Chance": ...     # an independent chance with the same future draws
+    def fork(self) -> Chance: ...     # an independent chance with the same future draws
 
 
 def pick_weighted(bag: Sequence[int], r: int) -> int:
@@ -41,7 +41,7 @@ class SeededChance:
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def fork(self) -> "SeededChance":
+    def fork(self) -> SeededChance:
         twin = copy.copy(self)                  # keeps a subclass's own draws
         twin._rng = random.Random()
         twin._rng.setstate(self._rng.getstate())
@@ -89,7 +89,7 @@ class NoDraws:
     def draw_chip(self, supply: Sequence[int]) -> int:
         raise self._refuse("a chip")
 
-    def fork(self) -> "NoDraws":
+    def fork(self) -> NoDraws:
         return self
 
 
@@ -109,7 +109,7 @@ class ScriptedChance:
         self.strict = strict
         self._fallback = SeededChance(seed)
 
-    def fork(self) -> "ScriptedChance":
+    def fork(self) -> ScriptedChance:
         twin = copy.copy(self)
         twin.tiles, twin.chips = self.tiles[:], self.chips[:]
         twin.plates = None if self.plates is None else self.plates[:]

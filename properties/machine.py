@@ -25,13 +25,13 @@ from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from model.errors import IllegalAction, RuleLoopError
 from model.protocol import Game
 from properties.chance import HypothesisChance, RecordingChance
 from properties.counterexample import DEFAULT_DIR, scenario_text, write_counterexample
 from properties.failure import InvariantBroken
 from properties.machine_hooks import DEFAULT_HOOKS, FailedStep, MachineHooks, MachineRecord, MachineSetup, Problem
+from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from properties.simulate import invariant_clauses
 from properties.watchdog import Alarm, GameWatchdog, Livelock, StepCounter
 

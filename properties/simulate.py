@@ -18,13 +18,13 @@ from typing import Any
 
 import attrs
 
-from properties.cluster import Workers, executor, map_ordered, workers_of
-from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from model.clauses import RECORDER, recording
 from model.errors import RuleLoopError
 from model.protocol import Game
+from properties.cluster import Workers, executor, map_ordered, workers_of
 from properties.counterexample import scenario_text, write_counterexample
 from properties.failure import InvariantBroken
+from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from properties.watchdog import DEFAULT_GAME_SECONDS, GameWatchdog, Livelock, StepCounter, limit_memory
 
 # Failures that are not invariants of a game: a game that never ends (its clauses: the entry's

@@ -12,7 +12,6 @@ here: `load_catalogue(game="azul")` finds the folder whose catalogue.toml says `
 
 from __future__ import annotations
 
-
 import re
 import tomllib
 from collections.abc import Callable

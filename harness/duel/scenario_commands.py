@@ -9,19 +9,18 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from harness.errors import UserError
-from harness.game_option import game_option, require
-from properties.registry import game_of_clause
-from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_api, scenario_files
-from harness.duel.scenarios.loader import with_readings
 from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.readings import ReadingError, parse_readings
 from harness.duel.scenarios.stops import PhaseEnded
+from harness.errors import UserError
+from harness.game_option import game_option, require
+from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_api, scenario_files
 from harness.scenarios.problems import chance_problem
 from model.chance import ChanceScriptError
 from model.duel import IllegalAction, parse_action
 from model.duel.colours import COLOURS
 from model.duel.render import render_text
+from properties.registry import game_of_clause
 
 
 @click.command("scenario")

@@ -16,11 +16,11 @@ from typing import Any
 
 import attrs
 
+from harness.mutation import profile
 from harness.mutation.clauses import id_resolver
 from harness.mutation.extents import Extent, extents
 from harness.mutation.mutants import Mutant, mutants_of
 from harness.mutation.runner import MutantResult, run_all
-from harness.mutation import profile
 from harness.mutation.selection import Stage, TestRecord, load_tracking, stages, tests_for, whole_suite
 from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents
 from spec import Catalogue

@@ -28,9 +28,9 @@ from typing import Any
 
 import attrs
 
-from properties.cluster import Workers, executor, map_ordered, workers_of
 from harness.mutation.mutants import Mutant
 from harness.mutation.selection import Stage
+from properties.cluster import Workers, executor, map_ordered, workers_of
 
 # Python's bytecode caches (__pycache__) are copied (issue 13): the worker and every forked test run
 # import the project from them instead of compiling it again in each copy (about 0.5 CPU s a copy);

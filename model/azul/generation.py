@@ -34,7 +34,7 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
     if rules.voluntary_split:
         return _with_splits(state, board, offered, sets)
     out: list[Action] = []
-    for by_set, colours in zip(_SOURCES[len(state.factories)], offered):
+    for by_set, colours in zip(_SOURCES[len(state.factories)], offered, strict=True):
         if colours:
             for colour in _BITS[colours]:
                 out.extend(by_set[colour][sets[colour]])

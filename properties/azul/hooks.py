@@ -121,7 +121,7 @@ def draw_machine_setup(draw: Draw, players: int | None, overrides: Mapping[str, 
                        fixed: Mapping[str, str]) -> MachineSetup:
     """Hypothesis draws what the machine leaves open: the player count, the wall side and (when
     `overrides` is None) one alternative of every interpretation point; `fixed` choices stay."""
-    from hypothesis import strategies as st       # only the machine draws (simulate's start-up)
+    from hypothesis import strategies as st  # only the machine draws (simulate's start-up)
 
     players = players or draw(st.sampled_from((2, 3, 4)), "players")
     chosen = dict(fixed)

@@ -25,8 +25,8 @@ from collections.abc import Iterator, Sequence
 
 from model.duel.actions import Action, Kind
 from model.duel.colours import COLOURS, SPECIAL
-from model.events import Event
 from model.duel.state import GameState, Pending, Player
+from model.events import Event
 
 Loc = tuple[str, int, int]
 Flow = tuple[str, str, tuple[str, ...]]          # (from pattern, to pattern, clauses)
@@ -266,7 +266,7 @@ def table_delta(a: GameState, b: GameState) -> tuple[Delta, frozenset[str]]:
         _counts(d, _SUN[0], la.sun, lb.sun)
         _counts(d, _MOON[0], la.moon, lb.moon)
         _add(d, "start", _START_LARGE, int(lb.start_tile) - int(la.start_tile))
-    for f, (fa, fb) in enumerate(zip(a.small, b.small)):
+    for f, (fa, fb) in enumerate(zip(a.small, b.small, strict=True)):
         if fa.sun != fb.sun or fa.moon != fb.moon or fa.chip != fb.chip or fa.chip_revealed != fb.chip_revealed:
             regions.add(_SMALL[f])
             _counts(d, _SUN[f + 1], fa.sun, fb.sun)
@@ -486,7 +486,7 @@ def _feasible(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, fro
     pairs = [(a, b) for a in out_of for b in into]
     if all(b in reach.get(a, ()) for a, b in pairs) or _greedy_fits(out_of, into, reach):
         return []
-    import networkx as nx          # only when the quick tests do not settle it (rare)
+    import networkx as nx  # only when the quick tests do not settle it (rare)
 
     g = nx.DiGraph()
     for a, n in out_of.items():

@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from model.duel.actions import Action, Kind
 from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.duel.engine import Game
-from model.events import Event
 from model.duel.ruleset import Ruleset
 from model.duel.state import GameState
+from model.events import Event
 
 # Points-bearing events by the clause they cite: what the oracle calls them.
 EVENT_CATEGORY: dict[str, str] = {

@@ -4,18 +4,17 @@ refused under that clause and leave the state unchanged), compare every expectat
 
 from __future__ import annotations
 
-
 import attrs
 
 from harness.azul.scenarios.expectations import check_then
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
+from harness.scenarios.problems import chance_problem
 from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
 from model.azul import IllegalAction, parse_action
-from model.azul.game import Game
-from harness.scenarios.problems import chance_problem
 from model.azul.colours import COLOURS
+from model.azul.game import Game
 from model.chance import ChanceScriptError
 from properties.azul.hooks import state_invariants, step_invariants
 

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
 from harness.azul.scenarios.writer import ExportError, position_toml
-from model.azul import IllegalAction, parse_action
-from model.azul.render import render
 from harness.scenarios.problems import chance_problem
+from model.azul import IllegalAction, parse_action
 from model.azul.colours import COLOURS
+from model.azul.render import render
 from model.chance import ChanceScriptError
 
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 from harness.duel.scenarios.expectations import check_then
 from harness.duel.scenarios.loader import Scenario
 from harness.duel.scenarios.position import build_game
@@ -15,9 +14,8 @@ from model.chance import ChanceScriptError
 from model.duel import Game, IllegalAction, parse_action
 from model.duel.actions import Action
 from model.duel.colours import COLOURS
-from model.events import Event
 from model.duel.state import GameState
-
+from model.events import Event
 
 # Invariants that describe a position between turns, not one where a phase has just ended: at a
 # stop nobody is to act (`progress`), and Preparation may already count the next round while the

@@ -14,8 +14,8 @@ from functools import cache
 from typing import Any
 
 from model.duel.engine import Game
-from model.events import Event
 from model.duel.phases import phase_graph
+from model.events import Event
 
 
 def _name(phase: str) -> str:
