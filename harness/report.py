@@ -148,7 +148,7 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: Future[dict[str
     substeps_svg = svg_of(substep_dot(inputs.substep_visits, inputs.edge_visits))
     tests_passed = sum(e.get("outcome") == "passed" for e in inputs.tests.values())
     clauses_json = [c.to_json() for c in inputs.clauses]
-    defaults_in_play = [
+    defaults_in_play: list[dict[str, Any]] = [          # id, default (text), hits (int)
         {"id": i.id, "default": i.default, "hits": int(inputs.alternative_hits.get(f"{i.id}={i.default}", 0))}
         for i in inputs.catalogue.interpretations]
     totals = summary(inputs.clauses)["total"]

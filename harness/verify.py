@@ -190,7 +190,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         from properties.watchdog import TimeBudgetExceeded, alarm, limit_memory
         limit_memory()                  # watchdogs: a runaway fails with MemoryError (docs/design.md)
         files = list(scenario_files([ROOT / "fixtures"]))
-        failed = []
+        failed: list[str] = []
         for n, path in enumerate(files):
             st.progress(f"{n}/{len(files)} files, {len(failed)} failed")
             try:

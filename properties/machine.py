@@ -79,7 +79,7 @@ class GameMachine(RuleBasedStateMachine):
                                                  self.players, self.overrides, self.fixed)
         self.chance = HypothesisChance(data)
         self.recorder = RecordingChance(self.chance)
-        self.state_invariants = entry.load("invariants")
+        self.game_invariants = entry.load("invariants")      # not `state_invariants`: that is the rule below
         self.step_invariants = entry.load("step_invariants") if entry.has("step_invariants") else None
         self.candidates = entry.load("candidates") if entry.has("candidates") else None
         self.watchdog = GameWatchdog(1 << 30, self.game_seconds)
@@ -191,7 +191,7 @@ class GameMachine(RuleBasedStateMachine):
     def state_invariants(self) -> None:
         if self.game is not None and not self.idle:      # idle: the state the last check passed
             with self._watched(self.game):
-                problems = [(name, msg) for name, _, msg in self.state_invariants(self.game)]
+                problems = [(name, msg) for name, _, msg in self.game_invariants(self.game)]
             self._fail_on(problems)
 
     def _fail_on(self, problems: list[Problem], *, phase: str | None = None,

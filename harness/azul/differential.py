@@ -486,10 +486,13 @@ def load_known(path: Path = KNOWN_PATH) -> list[KnownDifference]:
         fields = entry.get("fields", [])
         if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
             raise UserError(f"{where}: fields must be a list of field-path patterns")
+        reading: tuple[str, str] | None = None
+        if interp:
+            interp_id, alternative = interp.split("=", 1)
+            reading = (interp_id, alternative)
         out.append(KnownDifference(
             entry["id"], entry["classification"], entry["kind"], tuple(fields), entry["reason"].strip(),
-            entry.get("clause"), entry.get("probe_clause"), entry.get("workaround"),
-            tuple(interp.split("=", 1)) if interp else None, entry.get("point")))
+            entry.get("clause"), entry.get("probe_clause"), entry.get("workaround"), reading, entry.get("point")))
     return out
 
 

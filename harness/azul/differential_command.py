@@ -82,7 +82,7 @@ def differential_command(games: int, seed: int, players: tuple[str, ...], json_p
     for r in run.results:
         for f in ([r.finding] if r.finding else []) + list(r.probes):
             groups.setdefault(f.signature, []).append(f)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for found in groups.values():
         first = found[0]
         try:

@@ -23,6 +23,7 @@ from harness.mutation.mutants import Mutant, mutants_of
 from harness.mutation.runner import MutantResult, run_all
 from harness.mutation.selection import Stage, TestRecord, load_tracking, stages, tests_for, whole_suite
 from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents
+from properties.cluster import Workers
 from spec import Catalogue
 
 MODEL_FOLDERS = ("model",)          # where rule sites are looked for: a game's own folder, model/<game>/
@@ -137,7 +138,7 @@ def stale(plans: Mapping[str, ClausePlan], stored: Mapping[str, Any]) -> list[st
     return [cid for cid, p in plans.items() if entries.get(cid, {}).get("hash") != p.hash]
 
 
-def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], jobs: int,
+def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], jobs: int | Workers,
         on_result: Callable[[MutantResult], None], deadline: float | None = None) -> dict[str, dict[str, Any]]:
     """Run the mutants of `clauses`; new store entries by clause. With a `deadline`, clauses whose
     mutants did not all run in time get no entry (they stay stale, never half-trusted)."""

@@ -40,6 +40,10 @@ IGNORED = (".git", ".venv", "report", ".hypothesis", "counterexamples", ".azul-r
            "*.egg-info", ".pytest_cache", ".mutation-*")
 
 
+# One mutant's run: the mutant, its tests (test ids, or stages with their own clocks), the timeout.
+Work = tuple[Mutant, Sequence[str] | Sequence[Stage], float]
+
+
 @attrs.frozen
 class MutantResult:
     mutant: str
@@ -109,7 +113,7 @@ def request_for(root: Path, mutant: Mutant, tests: Sequence[str] | Sequence[Stag
             "stages": [{"tests": list(st.tests), "timeout": st.timeout} for st in stages]}
 
 
-def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], jobs: int | Workers,
+def run_all(root: Path, work: Sequence[Work], jobs: int | Workers,
             on_result: Callable[[MutantResult], None], deadline: float | None = None) -> list[MutantResult | None]:
     """Run every (mutant, tests, timeout) on `jobs` private copies (or on a Dask cluster's workers,
     properties.cluster); results in the order of `work`. Work not started by `deadline`
@@ -147,7 +151,7 @@ def run_all(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], job
     return [results.get(i) for i in range(len(work))]
 
 
-def _run_on_cluster(root: Path, work: Sequence[tuple[Mutant, Sequence[str], float]], workers: Workers,
+def _run_on_cluster(root: Path, work: Sequence[Work], workers: Workers,
                     on_result: Callable[[MutantResult], None], deadline: float | None) -> list[MutantResult | None]:
     """Each mutant is a task; a Dask worker runs it in its own private copy of ITS checkout (which
     must be at the submitter's commit: a file that differs is reported as an error, never run)."""

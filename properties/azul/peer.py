@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 import attrs
 
@@ -96,7 +96,7 @@ class ScriptedTiles(list):
         self.script = []
         self.unscripted = 0
 
-    def pop(self, index: int = -1) -> Any:  # type: ignore[override]
+    def pop(self, index: SupportsIndex = -1) -> Any:
         if not self.script:
             self.unscripted += 1
             return super().pop()

@@ -557,17 +557,17 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     reach = allowed_reach(kind, phases, actor, factory, evidence)
     out: list[str] = []
     moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
-    for (kind, loc), d in delta.items():                 # non-zero changes only
-        pair = moved.setdefault(kind, ({}, {}))
+    for (piece, loc), d in delta.items():                # non-zero changes only
+        pair = moved.setdefault(piece, ({}, {}))
         if d < 0:
             pair[0][loc] = -d
         else:
             pair[1][loc] = d
-    for kind, (out_of, into) in sorted(moved.items()):
+    for piece, (out_of, into) in sorted(moved.items()):
         if not out_of or not into:
             continue                 # appeared or vanished: the conservation invariants report it
-        name = ({"special": "Special tile", "start": "Starting player tile", "token": "Player token"}.get(kind)
-                or f"{COLOURS[int(kind[5:])]} tile")
+        name = ({"special": "Special tile", "start": "Starting player tile", "token": "Player token"}.get(piece)
+                or f"{COLOURS[int(piece[5:])]} tile")
         out += [f"{_context(action, phases)} moved {name}s {msg}, which no flow allows"
                 for msg in _feasible(out_of, into, reach)]
     regions = _identity_regions(before, after, regions)

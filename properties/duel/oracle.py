@@ -294,7 +294,7 @@ def check_outcome(game: Game) -> list[str]:
     want, clause = expected_winner(game.state, game.rules)
     got = outcome.winner if outcome is not None else "no outcome"
     if got != want:
-        name = {None: "a draw", 0: "P1", 1: "P2"}
+        name: dict[int | str | None, str] = {None: "a draw", 0: "P1", 1: "P2"}
         return [f"scores {game.state.players[0].score}-{game.state.players[1].score}: {name.get(want)} should win "
-                f"[{clause}], the model says {name.get(got, got)}"]
+                f"[{clause}], the model says {name.get(got, str(got))}"]
     return []

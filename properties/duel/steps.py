@@ -27,6 +27,7 @@ from properties.duel.factories import (
 )
 from properties.duel.flows import flow_violations
 from properties.duel.oracle import ORACLE_CLAUSES, OUTCOME_CLAUSES, check_outcome, check_scoring
+from spec import Catalogue
 
 _PHASE = re.compile(r"^(\w+) -> (\w+)")
 
@@ -185,10 +186,10 @@ def score_accounting(before: GameState, after: GameState, events: list[Event]) -
 _CLAUSE_IDS: dict[int, frozenset[str]] = {}
 
 
-def _clause_ids(catalogue: object) -> frozenset[str]:
+def _clause_ids(catalogue: Catalogue) -> frozenset[str]:
     key = id(catalogue)
     if key not in _CLAUSE_IDS:
-        _CLAUSE_IDS[key] = frozenset(c.id for c in catalogue.clauses)  # type: ignore[attr-defined]
+        _CLAUSE_IDS[key] = frozenset(c.id for c in catalogue.clauses)
     return _CLAUSE_IDS[key]
 
 

@@ -125,7 +125,7 @@ def _supply(game: Game, given: dict[str, Any], problems: Problems) -> None:
     s = game.state
     s.bag, s.lid = [0] * NUM_COLOURS, [0] * NUM_COLOURS
     rest = [TILES_PER_COLOUR - n for n in tiles_by_colour(game)]
-    parts = {}
+    parts: dict[str, list[int]] = {}
     for key in ("bag", "lid"):
         if key in given:
             try:

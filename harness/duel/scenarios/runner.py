@@ -108,7 +108,7 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
             except PhaseEnded as stop:
                 step_events = stop.events
             events.extend(step_events)
-            if watch:
+            if before is not None:                          # copied when watching
                 note(_invariant_diffs(before, game, step_events, ran + 1, step.field, action))
         ran += 1
         if step.then:

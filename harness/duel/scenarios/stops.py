@@ -55,6 +55,7 @@ class StoppingGame(Game):
         self.stop = stop
         self.stopped: PhaseEnded | None = None
 
+    # Not `Self` as model.base declares: a StoppingGame's copies are plain Games on purpose.
     def _game_on(self, state: Any, chance: Any) -> Game:  # type: ignore[override]
         """Copies and snapshots are plain games: they do not stop."""
         return Game(state, self.rules, chance)
