@@ -303,8 +303,8 @@ def compare(base: Mapping[str, Any], head: Mapping[str, Any], base_name: str = "
         elif base_def.get("hits") and not d.get("hits"):
             report.add("defaults", "moved", f"{d['id']}={d.get('default')} stopped deciding games "
                                             f"({base_def['hits']} -> 0 decisions)")
-        elif old.get("default") != d.get("default"):
-            report.add("defaults", "moved", f"{d['id']}: default {old.get('default')} -> {d.get('default')}")
+        elif base_def.get("default") != d.get("default"):
+            report.add("defaults", "moved", f"{d['id']}: default {base_def.get('default')} -> {d.get('default')}")
     _campaign(report, base, head, alpha)
     _group_by_cause(report, base, head)
     return report
