@@ -48,19 +48,24 @@ def score_distributions(groups: Mapping[str, Sequence[int]], title: str) -> str:
     return _svg(fig)
 
 
+NEVER_DECIDED = "#8a93a3"      # neutral grey: an alternative whose situation never came up
+
+
 def decided_counts(counts: Mapping[str, int], title: str) -> str:
-    """Horizontal bars: how often each (point=alternative) decided something; zero bars are named red."""
+    """Horizontal bars: how often each (point=alternative) decided something. An alternative that
+    never decided anything is no error (its situation did not come up in these games): its bar and
+    name are grey, not red."""
     if not counts:
         return "<p class='small'>no interpretation points</p>"
     labels = list(counts)
     fig, ax = plt.subplots(figsize=(9.5, 0.9 + 0.28 * len(labels)))
     values = [counts[k] for k in labels]
-    colours = ["#2f6fdf" if v else "#b3261e" for v in values]
+    colours = ["#2f6fdf" if v else NEVER_DECIDED for v in values]
     ax.barh(range(len(labels)), [v + 1 for v in values], color=colours)
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     for tick, v in zip(ax.get_yticklabels(), values, strict=True):
         if not v:
-            tick.set_color("#b3261e")
+            tick.set_color(NEVER_DECIDED)
     ax.invert_yaxis()
     ax.set_xscale("log")
     ax.set_xlim(0.8, max(values) * 3 + 2)
@@ -68,6 +73,6 @@ def decided_counts(counts: Mapping[str, int], title: str) -> str:
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))   # plain text, no mathtext parsing
     for i, v in enumerate(values):
         ax.text(v + 1, i, f" {v}", va="center", fontsize=7)
-    ax.set_xlabel("decisions in play + 1 (log scale; red: never decided anything)")
+    ax.set_xlabel("decisions in play + 1 (log scale; grey: never decided in these games)")
     ax.set_title(title, loc="left", fontsize=10)
     return _svg(fig)

@@ -154,12 +154,19 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: Future[dict[str
     totals = summary(inputs.clauses)["total"]
     verdict = _verdict(inputs, totals)
     from harness.plots import decided_counts, score_distributions
-    row_scores = {r["label"]: list(r.get("scores", ())) for r in inputs.matrix}
+    # score charts: games played by a policy that scores (uniform play in the matrix scores next to nothing)
+    row_scores = {r["label"]: list(r.get("scores", ())) for r in inputs.matrix
+                  if r.get("policy", "uniform") in SCORING_POLICIES}
+    unscored = [sc for r in inputs.matrix if r.get("policy", "uniform") not in SCORING_POLICIES
+                for sc in r.get("scores", ())]
     plots = {
-        "policy": score_distributions(inputs.policy_scores, "Final scores per policy (defaults)")
-        if inputs.policy_scores else "",
-        "rows": score_distributions(row_scores, "Final scores per interpretation row (uniform policy)")
+        "policy": score_distributions({k: v for k, v in inputs.policy_scores.items() if k in SCORING_POLICIES},
+                                      "Final scores per policy (defaults)")
+        if any(k in SCORING_POLICIES for k in inputs.policy_scores) else "",
+        "rows": score_distributions(row_scores, "Final scores per interpretation row (greedy policy)")
         if any(row_scores.values()) else "",
+        "unscored": {"scores": len(unscored), "mean": sum(unscored) / len(unscored) if unscored else 0.0,
+                     "top": max(unscored, default=0)},
         "decided": decided_counts({r["label"]: int(r.get("decided", 0)) for r in inputs.matrix if r.get("overrides")},
                                   "How often each alternative decided something in its row's games"),
         "defaults": decided_counts({f'{d["id"]}={d["default"]}': d["hits"] for d in defaults_in_play},
@@ -180,6 +187,15 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: Future[dict[str
         "tests_total": len(inputs.tests), "tests_passed": tests_passed, "scenarios_total": inputs.scenario_count,
     }
     context["other_games"] = [_game_section(g) for g in inputs.other_games]
+    default = inputs.catalogue.game or "duel"
+    context["default_game"] = {"name": default, "title": inputs.catalogue.title}
+    context["title"] = "Rule coverage: " + " and ".join([inputs.catalogue.title] +
+                                                        [g["title"] for g in context["other_games"]])
+    context["overview"] = _overview(inputs, context, verdict)
+    context["md_games"] = [{"name": default, "title": inputs.catalogue.title, "summary": context["summary"],
+                            "clauses": clauses_json, "matrix": inputs.matrix},
+                           *({"name": g["name"], "title": g["title"], "summary": g["summary"], "clauses": g["clauses"],
+                              "matrix": g["matrix"]} for g in context["other_games"])]
     context["games_json"] = {
         inputs.catalogue.game or "duel": {"title": inputs.catalogue.title, "summary": context["summary"],
                                           "thresholds": thresholds, "campaign": dict(inputs.campaign),
@@ -221,6 +237,50 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: Future[dict[str
     if old is not None:
         shutil.rmtree(old)
     return out
+
+
+SCORING_POLICIES = ("greedy",)     # the policies whose final scores are charted (they play for points)
+
+
+def _overview(inputs: ReportInputs, context: Mapping[str, Any], verdict: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One line per game for the top of the report: its coverage against its thresholds, its games
+    and matrix, the failed stages that name it, and where its sections are."""
+    default = context["default_game"]
+    # the default game's own stages are those the other games have under their name ("azul: coverage");
+    # the others (spec lint, scenarios, tests) are shared: their failing tests and scenarios are put to
+    # the game whose clauses they declare
+    names = [st["name"] for st in inputs.stages]
+    per_game = {n for n in names if any(m.endswith(f": {n}") for m in names)}
+    failing = [e for k, e in inputs.tests.items() if e.get("outcome") not in ("passed", "skipped")]
+    prefixes = [inputs.catalogue.id_prefix, *(g["catalogue"].id_prefix for g in inputs.other_games)]
+    games = [{"name": default["name"], "title": default["title"], "anchor": "summary", "totals": context["summary"]["total"],
+              "thresholds": context["thresholds"], "below": list(verdict["below"]), "games": inputs.games,
+              "failures": int(inputs.campaign.get("failures", 0)), "policy": ", ".join(inputs.policy_scores) or "-",
+              "rows": len(inputs.matrix), "broken_rows": sum(bool(r["broken"]) for r in inputs.matrix),
+              "stages": [st["name"] for st in verdict["stages"] if st["name"] in per_game],
+              "sections": [("summary", "summary"), ("gaps-first", "gaps"), ("matrix", "interpretation matrix"),
+                           ("charts", "charts"), ("phases", "phase diagram"), ("scenarios", "scenarios and pictures"),
+                           ("clauses", "clause catalogue"), ("survivors", "surviving mutants"),
+                           ("gaps", "interpretation points"), ("simulation", "simulation")]}]
+    for g in context["other_games"]:
+        name = g["name"]
+        games.append({"name": name, "title": g["title"], "anchor": f"game-{name}", "totals": g["summary"]["total"],
+                      "thresholds": g["thresholds"], "below": g["below"], "games": g["campaign"].get("games", 0),
+                      "failures": g["campaign"].get("failures", 0), "policy": g["campaign"].get("policy", "-"),
+                      "rows": len(g["matrix"]), "broken_rows": sum(bool(r["broken"]) for r in g["matrix"]),
+                      "stages": [st["name"] for st in verdict["stages"] if st["name"].startswith(f"{name}: ")],
+                      "sections": [(f"game-{name}", "summary"), (f"game-{name}-gaps", "gaps"),
+                                   (f"game-{name}-matrix", "interpretation matrix"),
+                                   (f"game-{name}-phases", "phase diagram"), (f"game-{name}-clauses", "clauses"),
+                                   (f"game-{name}-points", "interpretation points")]})
+    matrices = [inputs.matrix, *(g["matrix"] for g in context["other_games"])]
+    for g, rows, prefix in zip(games, matrices, prefixes, strict=True):
+        g["defaults_broken"] = any(r["broken"] for r in rows if not r.get("overrides"))
+        g["failing"] = sum(any(str(c).startswith(prefix) for c in e.get("declared", ())) for e in failing)
+        if g["failing"]:
+            g["stages"].append(f"{g['failing']} test(s) or scenario(s) of its clauses")
+        g["ok"] = not g["below"] and not g["stages"] and not g["defaults_broken"]
+    return games
 
 
 def _matrix_columns(game: str = "duel") -> tuple[str, ...]:

@@ -27,3 +27,12 @@ def test_the_same_data_draws_the_same_svg_in_two_processes() -> None:
     assert "<svg" in first and "clip-path" in first
     assert "<dc:date>" not in first
     assert first == second
+
+
+def test_never_decided_is_drawn_neutral_not_as_an_error() -> None:
+    from harness.plots import decided_counts
+
+    svg = decided_counts({"p.x=a": 4, "p.x=b": 0}, "decided")
+    assert "#b3261e" not in svg.lower() and "b3261e" not in svg.lower(), "no error red in the chart"
+    assert "8a93a3" in svg.lower(), "the alternative that never decided is drawn grey"
+    assert "never decided in these games" in svg

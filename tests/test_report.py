@@ -114,5 +114,5 @@ def test_report_renders_in_headless_chromium(tmp_path: Path) -> None:
          f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", (out / "index.html").as_uri()],
         capture_output=True, text=True, timeout=120)
     dom = run.stdout
-    assert "Azul Duel rule coverage" in dom and 'id="summary"' in dom
+    assert "Rule coverage: Azul Duel" in dom and 'id="summary"' in dom
     assert f'id="{KNOWN}"' in dom and "clauses" in dom

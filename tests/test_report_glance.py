@@ -109,7 +109,7 @@ def test_gaps_come_first_and_matrix_failures_are_red(tmp_path: Path) -> None:
     assert "duel.tablet.diagonals" in gaps and "score-floor" in gaps and "counterexample" in gaps
     assert 'class="cell failc"' in html and 'href="counterexamples/cx.toml"' in html
     assert 'id="f-chapter"' in html and 'class="clause"' in html and "<details class=\"text\">" in html
-    for chart in ("chart-policy", "chart-rows", "chart-decided"):
+    for chart in ("chart-policy", "chart-decided"):            # chart-rows: greedy rows only (test_report_games)
         block = html[html.index(f'id="{chart}"'):]
         assert block.index("<svg") < 200, f"{chart} is an inline SVG"
     assert "acquisition/line" in html or "line\n" in html or "pattern line" in html
@@ -199,3 +199,16 @@ def test_markdown_summary_leads_with_the_verdict(tmp_path: Path) -> None:
     assert "**FAILED**" in head and "tests and properties" in head and "tests/x.py::test_broken" in head
     md = (build_report(_inputs(TESTS, STAGES_OK, tmp_path), tmp_path / "r2") / "coverage.md").read_text()
     assert "**PASS**" in md.split("| chapter |")[0]
+
+
+def test_board_pages_show_each_steps_score_events(tmp_path: Path) -> None:
+    from harness.duel.pictures import pictures_page, scenario_pictures
+    from harness.scenarios import load_scenario
+    scenario = load_scenario(ROOT / "fixtures/duel/rulebook/bonus-chips-complete-lines.toml")
+    pictures = scenario_pictures(scenario, tmp_path)
+    page = pictures_page(scenario.id, scenario.description, pictures)
+    sections = page.split('<section id="p')[1:]
+    assert len(sections) == len(pictures) == 3
+    assert "no score events" in sections[1], "a step that scored nothing says so"
+    assert "P1 score +1: red to row 4 column 2 [duel.tiling.move-rightmost]" in sections[2]
+    assert "scores: P1 5, P2 5" in sections[0] and "scores: P1 6, P2 5" in sections[2], "the scores after each step"

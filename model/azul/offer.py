@@ -89,7 +89,7 @@ def _order_decides(free: int, surplus: int, rules: Ruleset) -> bool:
     elif rules.marker_beside_floor:
         tiles_first = sum(FLOOR_PENALTIES[taken:FLOOR_SPACES]) + 1
     else:
-        tiles_first = sum(FLOOR_PENALTIES[taken:FLOOR_SPACES])
+        tiles_first = sum(FLOOR_PENALTIES[taken:FLOOR_SPACES]) + (rules.marker_cost == "one-point-at-pick")
     return marker_first != tiles_first
 
 
@@ -116,6 +116,8 @@ def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]
             _pay_for_marker(board, who, events)
     else:
         cite_alternative("azul.offer.marker-on-full-floor", "marker-off-floor")
+        if rules.marker_cost == "one-point-at-pick":       # the point is for taking it, not for a space
+            _pay_for_marker(board, who, events)
     events.append(Event("marker", "azul.offer.first-from-centre", who, detail="takes the starting player marker"))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from model.azul.colours import MARKER
 from model.azul.dead_game import walls_can_change
+from model.azul.phases import change_phase
 from model.azul.ruleset import Ruleset
 from model.azul.scoring import FLOOR_PENALTIES, floor_penalty
 from model.azul.state import CENTRE, NOBODY, OFFER, OVER, AzulState
@@ -111,7 +112,7 @@ def next_starter(state: AzulState, rules: Ruleset) -> None:
 def start_round(state: AzulState, events: list[Event]) -> None:
     cite("azul.offer.marker-to-centre")
     state.marker = CENTRE
-    state.phase = OFFER
+    change_phase(state, OFFER)
     state.to_move = state.starter
     events.append(Event("phase", "azul.offer.marker-to-centre", state.starter,
                         detail=f"round {state.round}: factory offer"))
@@ -123,7 +124,7 @@ def empty_round(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
     state.marker = CENTRE
     if rules.stall_on_empty:
         cite_alternative("azul.prep.empty-round", "stall")
-        state.phase = OFFER
+        change_phase(state, OFFER)
         state.to_move = NOBODY
         events.append(Event("stall", "azul.prep.partial-fill", detail=f"round {state.round} has no tiles to offer"))
         return
@@ -138,7 +139,7 @@ def dead_game(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
     cite("azul.end.trigger")
     if rules.stall_on_dead:
         cite_alternative("azul.end.dead-game", "stall")
-        state.phase = OFFER
+        change_phase(state, OFFER)
         state.to_move = NOBODY
         events.append(Event("stall", "azul.end.trigger",
                             detail=f"after round {state.round} no tile can ever reach a wall: stalled"))
@@ -152,7 +153,7 @@ def dead_game(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
 def end_game(state: AzulState, events: list[Event], *, bonuses: bool = True) -> None:
     if bonuses:
         add_bonuses(state, events)
-    state.phase = OVER
+    change_phase(state, OVER)
     state.to_move = NOBODY
     events.append(Event("phase", "azul.end.trigger", detail=f"game over after round {state.round}"))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from model.azul.colours import COLOURS, EMPTY, ROWS
 from model.azul.floor import to_floor
+from model.azul.phases import change_phase
 from model.azul.ruleset import Ruleset
 from model.azul.scoring import placement_points
 from model.azul.state import TILING, AzulState, Board
@@ -18,7 +19,7 @@ from model.events import Event
 
 def begin(state: AzulState) -> None:
     cite("azul.wall.simultaneous")        # players do not affect each other: done in seat order
-    state.phase = TILING
+    change_phase(state, TILING)
     state.tiling = (0, 0)
 
 

@@ -131,6 +131,24 @@ def test_a_marker_displaced_onto_a_full_floor_still_costs_one_point_at_pick() ->
     assert [(e.kind, e.player, e.points) for e in events if e.kind == "penalty"] == [("penalty", 0, -1)]
 
 
+@pytest.mark.clause("azul.offer.first-from-centre@4", "azul.floor.marker-kept")
+@pytest.mark.parametrize("full", ["marker-off-floor", "beside-floor-one-point"])
+def test_a_marker_kept_off_a_full_floor_still_costs_one_point_at_pick(full: str) -> None:
+    """marker-cost=one-point-at-pick charges the taking, not a space: a marker kept off (or beside) a
+    full floor line still costs its taker the point at once (the blind classic audit of issue 23
+    found it free under marker-off-floor, while a floor with room charged it)."""
+    g = bare(interpretations={COST: "one-point-at-pick", FULL: full})
+    s = g.state
+    b = s.boards[0]
+    b.score, b.floor = 10, [RED] * FLOOR_SPACES
+    s.centre[BLUE] = 1
+    s.factories[0][BLACK] = 1
+    settle(g)
+    events = play(g, "take C blue line 1")
+    assert b.floor == [RED] * FLOOR_SPACES and s.marker == 0 and b.score == 9
+    assert [(e.kind, e.player, e.points) for e in events if e.kind == "penalty"] == [("penalty", 0, -1)]
+
+
 @pytest.mark.clause("azul.offer.first-from-centre")
 def test_the_matrix_row_of_the_order_plays_under_a_marker_cost_that_lets_it_decide() -> None:
     """Under the default marker cost the order never decides (above); the row's RowSetup
