@@ -1,5 +1,6 @@
-"""`azul-rules verify`: spec lint -> scenarios -> tests and properties -> simulation -> interpretation
-matrix -> coverage -> report, with a progress display per stage and a final summary.
+"""`azul-rules verify`: [code lint, with --lint] -> spec lint -> scenarios -> tests and properties ->
+simulation -> interpretation matrix -> coverage -> report, with a progress display per stage and a
+final summary.
 
 Everything the run writes goes into the output folder (`--out`): the report, pytest's log
 (`pytest.log`) and the counterexamples found (`counterexamples/`); its scratch files live in a
