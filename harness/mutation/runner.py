@@ -37,7 +37,7 @@ from properties.cluster import Workers, executor, map_ordered, workers_of
 # a cache is used only while its source's size and time match, and the worker drops the cache of each
 # file it mutates (harness.mutation.worker), so a mutant is always compiled from its own text.
 IGNORED = (".git", ".venv", "report", ".hypothesis", "counterexamples", ".azul-rules",
-           "*.egg-info", ".pytest_cache", ".mutation-*")
+           "*.egg-info", ".pytest_cache", ".mutation-*", ".mypy_cache", ".ruff_cache")   # the last two: make lint's
 
 
 # One mutant's run: the mutant, its tests (test ids, or stages with their own clocks), the timeout.
