@@ -13,6 +13,7 @@ from rich.console import Console
 
 from harness.errors import UserError
 from harness.game_option import game_option, require
+from harness.output_path import OutputPath
 from harness.scenarios import ScenarioError
 from model.errors import RulesetError
 from properties.registry import UnknownGame
@@ -28,6 +29,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "suspects": "harness.suspect_commands:suspects_command",
     "diff": "harness.diff:diff_command",
     "check": "harness.check_commands:check_command",
+    "perft": "harness.perft_commands:perft_command",
 }
 
 
@@ -71,7 +73,7 @@ def cli() -> None:
 
 @cli.command("verify")
 @click.option("--profile", type=click.Choice(["ci", "dev", "deep"]), default="ci", show_default=True)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
+@click.option("--out", type=OutputPath(folder=True), default=Path("report"), show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
 @click.option("--measure-on-red", is_flag=True,
               help="Run mutation, the campaign and the matrix even when the tests or scenarios failed (their "
@@ -126,7 +128,7 @@ def explain_command(clause_id: str, game: str | None) -> None:
 @cli.command("graph")
 @game_option
 @click.option("--format", "fmt", type=click.Choice(["svg", "png", "dot"]), default="svg", show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=OutputPath(), default=None,
               help="Output file (default: the checkout's docs/phases.FORMAT for duel, docs/phases-GAME.FORMAT "
                    "for another game, wherever you run it from).")
 def graph_command(game: str, fmt: str, out: str | None) -> None:

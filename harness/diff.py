@@ -48,6 +48,7 @@ import attrs
 import click
 
 from harness.errors import UserError
+from harness.output_path import OutputPath
 
 STATUSES = ("implemented", "exercised", "asserted", "guarded")
 ALPHA = 0.01                    # significance level of every test (documented in docs/ci.md)
@@ -670,7 +671,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 @click.argument("base")
 @click.argument("head")
 @click.option("--markdown", is_flag=True, help="Markdown (a pull-request comment) instead of text.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--out", type=OutputPath(), default=None,
               help="Also write the output to this file.")
 @click.option("--fail-on", type=click.Choice(["worse", "moved"]), default="worse", show_default=True,
               help="Exit 1 when something got worse, or (moved) when anything changed at all, e.g. a lock update.")
@@ -678,7 +679,7 @@ def _sigterm_as_interrupt() -> Iterator[None]:
               help="Time budget for building one git revision.")
 @click.option("--rerun-mutants", is_flag=True,
               help="Let a revision's verify re-run its stale mutants (default: judge from its committed tests/mutants.json).")
-@click.option("--build-log", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--build-log", type=OutputPath(folder=True), default=None,
               help="Folder for each revision's build output (REV.log).")
 @click.option("--repo", type=click.Path(file_okay=False, path_type=Path), default=Path("."), show_default=True)
 def diff_command(base: str, head: str, markdown: bool, out: Path | None, fail_on: str, build_seconds: float,

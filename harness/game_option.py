@@ -63,3 +63,12 @@ def check_players(game: str, players: int | None) -> int:
     if players not in entry.players:
         raise UserError(f"{entry.title} is for {', '.join(map(str, entry.players))} players, not {players}")
     return players
+
+
+def game_given() -> str | None:
+    """The `--game` of the running command when it was given on the command line (not the default)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or ctx.get_parameter_source("game") != click.core.ParameterSource.COMMANDLINE:
+        return None
+    value = ctx.params.get("game")
+    return value if isinstance(value, str) else None

@@ -8,6 +8,7 @@ import os
 import time
 from pathlib import Path
 
+import attrs
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -18,6 +19,7 @@ from harness.mutation.analysis import changed_clauses, orphaned_equivalents, pla
 from harness.mutation.runner import MutantResult, run_all
 from harness.mutation.selection import stale_tracking_note
 from harness.mutation.store import RESULTS, diff_key, load_results, save_results
+from harness.output_path import OutputPath
 from harness.pytest_plugin import DEFAULT_JSON
 from properties.cluster import Workers, cluster_option
 from spec import default_catalogue
@@ -38,7 +40,7 @@ def _did_you_mean(word: str, known: list[str]) -> str:
 @click.option("--fresh", is_flag=True, help="Re-run even clauses whose stored results are current.")
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Parallel test runs (default: all cores).")
 @cluster_option
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--json", "json_path", type=OutputPath(), default=None,
               help="Write every clause's verdict and mutant outcomes here.")
 @click.option("--tracking", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_JSON, show_default=True,
               help="The suite's per-test clause record (pytest writes it).")
@@ -56,7 +58,8 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
     console = Console()
     catalogue = default_catalogue(game)
     tracking = tracking if tracking.is_absolute() else ROOT / tracking
-    plans = plan(ROOT, catalogue, tracking)
+    stored = load_results(ROOT)
+    plans = plan(ROOT, catalogue, tracking, stored)
     if note := stale_tracking_note(ROOT, tracking):
         console.print(note, markup=False, highlight=False, soft_wrap=True)
     known = sorted(plans)
@@ -65,7 +68,6 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
             all_ids = [c.id for c in catalogue.clauses]
             why = "has no model site" if cid in all_ids else "is not a clause"
             raise UserError(f"{cid} {why}{_did_you_mean(cid, known if cid in all_ids else all_ids)}")
-    stored = load_results(ROOT)
     if survivors:
         _rerun_survivors(console, plans, stored, list(clauses) or known, Workers(jobs or os.cpu_count() or 1, cluster))
         return
@@ -85,11 +87,20 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
         for c in todo:
             p = plans[c]
             console.print(f"  {c}: {len(p.mutants)} mutants, {len(p.tests)} tests"
-                          + (" (whole suite: no tracking)" if p.fallback else "")
+                          + {"tracking": "", "store": f" (as selected in {RESULTS}; clocks from their unmutated run)",
+                             "declared": " (the tests that declare the clause; no tracking record)",
+                             "whole suite": " (whole suite: nothing names tests for it)"}.get(p.source, "")
                           + "".join(f"; stage {k}: {len(st.tests)} tests, clock {st.timeout:.0f} s"
                                     for k, st in enumerate(p.stages, 1)), highlight=False)
         return
     started = time.monotonic()
+    unmeasured: dict[str, str] = {}
+
+    def not_measured(cid: str, why: str) -> None:
+        unmeasured[cid] = why
+        console.print(f"[red]not measured[/] {cid}: {why}; no mutant counts, its stored results stay",
+                      highlight=False)
+
     if todo:
         with Progress(TextColumn("mutant"), MofNCompleteColumn(), BarColumn(), TimeElapsedColumn(),
                       TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=False) as progress:
@@ -106,13 +117,15 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
                     console.print(f"mutant {done[0]} of {n}, {elapsed:.0f} s, ETA {eta:.0f} s", highlight=False)
 
             new = run(ROOT, plans, todo, Workers(jobs or os.cpu_count() or 1, cluster), advance,
-                      started + budget if budget else None)
+                      started + budget if budget else None, previous=stored, on_unmeasured=not_measured)
         stored = load_results(ROOT)            # again: another run may have saved meanwhile
         stored.setdefault("clauses", {}).update(new)
         stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items())
                                  if k in plans or not k.startswith(catalogue.id_prefix)}   # other games' stay
         save_results(ROOT, stored)
     judged = verdicts(ROOT, catalogue, plans, stored, tracking)
+    for cid in unmeasured:                     # its tests fail unmutated: this run measured nothing
+        judged[cid] = attrs.evolve(judged[cid], status="not-measured", killed=0, survivors=())
     _print_summary(console, judged, time.monotonic() - started)
     for eq in orphaned_equivalents(ROOT, plans, stored):
         if not eq.clause.startswith(catalogue.id_prefix):
@@ -124,7 +137,7 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
                                                "equivalent": v.equivalent, "survivors": list(v.survivors),
                                                "tests": list(v.tests)} for cid, v in judged.items()},
                                         indent=1, sort_keys=True))
-    if any(v.status == "unguarded" for v in judged.values()):
+    if any(v.status in ("unguarded", "not-measured") for v in judged.values()):
         raise SystemExit(1)
 
 

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from harness.errors import UserError
 from harness.game_option import check_players, game_option, parse_overrides
+from harness.output_path import OutputPath
 from properties.cluster import Workers, cluster_option
 from properties.matrix import SHRINK_SECONDS
 from properties.registry import get_game
@@ -52,9 +53,9 @@ def _limit_memory(setting: str | None) -> None:
               help="How moves are chosen: uniform (any legal action, every game) or one the game registers "
                    "(Duel: greedy, its default, completes lines and avoids Broken tiles; careful: uniform, but "
                    "tiles go where fewest break).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
+@click.option("--out", type=OutputPath(folder=True), default=Path("counterexamples"),
               show_default=True, help="Where failing games are written as scenarios.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--json", "json_path", type=OutputPath(), default=None,
               help="Also write the statistics and every game's result as JSON.")
 @click.option("--max-failures", type=click.IntRange(1), default=None,
               help="Stop once this many games have failed (games not started are reported as skipped).")
@@ -146,9 +147,9 @@ def simulate_command(game: str, players: int | None, games: int, seed: int, jobs
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=None, help="Worker processes (default: all cores).")
 @cluster_option
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
+@click.option("--out", type=OutputPath(folder=True), default=Path("counterexamples"),
               show_default=True)
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--json", "json_path", type=OutputPath(), default=None,
               help="Also write the matrix as JSON.")
 @click.option("--shrink", is_flag=True,
               help="For each row that breaks an invariant, let Hypothesis find and shrink a short "
@@ -221,17 +222,21 @@ def failing_rows(rows: list[Any], fail_on: str) -> list[Any]:
 
 def _shrink_broken_rows(rows: list[Any], out: Path, seconds: float, console: Console, game: str) -> None:
     """Hypothesis searches and shrinks a counterexample per broken row, each within `seconds`."""
+    import time
+
     from properties.matrix import shrink_row
 
     for k, row in enumerate(rows, 1):
         console.print(f"shrinking row {k} of {len(rows)}: {row.label} (budget {seconds:g} s)",
                       highlight=False, markup=False, soft_wrap=True)
+        started = time.monotonic()
         with console.status(f"shrinking row {k} of {len(rows)} ..."):
             shrunk = shrink_row(row.overrides, out, seconds=seconds, game=game)
+        took = f"{time.monotonic() - started:.1f} s of its {seconds:g} s budget"    # measured, with the budget
         if shrunk is None:
-            console.print(f"    no failure found within {seconds:g} s (the counterexample above stands)",
+            console.print(f"    no failure found in {took} (the counterexample above stands)",
                           highlight=False, markup=False)
         else:
-            how = "shrunk" if shrunk.complete else f"budget spent; smallest found in {seconds:g} s"
-            console.print(f"    {how} ({shrunk.invariant}): azul-rules scenario {shrunk.scenario}",
+            how = "shrunk" if shrunk.complete else "budget spent; the smallest found so far"
+            console.print(f"    {how} in {took} ({shrunk.invariant}): azul-rules scenario {shrunk.scenario}",
                           highlight=False, markup=False, soft_wrap=True)

@@ -46,9 +46,13 @@ from properties.cluster import Workers, opened, workers_of
 from spec import default_catalogue, validate
 
 PROFILES: dict[str, dict[str, int]] = {
-    # mutation_seconds: time for re-running stale clauses' mutants (the rest stay stale: not guarded)
-    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_seconds": 300},
-    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_seconds": 1800},
+    # mutation_mutants: how many mutants of stale clauses are re-run, whole clauses in plan order (the
+    # rest stay not measured). A count, not seconds: which clauses are measured, and so the verdict,
+    # must not depend on the machine's load (a 300 s budget made CI red on a busy box, issue 22).
+    # About 1 CPU s a mutant (`duel.score.broken-penalty`: 38 mutants, 30 CPU s on a fresh clone).
+    # A caller may still pass mutation_seconds (a clock) for a run it wants cut short.
+    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_mutants": 400},
+    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_mutants": 2400},
     "deep": {"games": 10000, "matrix_games": 400, "shrink": 1},   # Hypothesis shrinks each broken row
 }
 
@@ -260,6 +264,12 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     with opened(workers_of(1 if skip else jobs), initializer=limit_memory) as workers:   # one pool for all games
         campaign, matrix_rows, others = _play_stages(settings, workers, console, stages, found, test_results,
                                                      tests_json, profile, jobs, skip, not red)
+    # Counterexamples are written into the scratch folder and copied into the report at the end: every
+    # path shown from here on (terminal, banner, coverage.md, the matrix) names the report's copy.
+    matrix_rows = _into_report(matrix_rows, found, out)
+    others = [{**g, "matrix": _into_report(g.get("matrix"), found, out)} if isinstance(g, dict) else g for g in others]
+    for x in stages:
+        x.failures, x.detail = _into_report((x.failures, x.detail), found, out)
 
     def coverage(st: Stage) -> Any:
         rows = compute(catalogue, test_results, campaign.totals("clause_hits"), guard)
@@ -412,6 +422,7 @@ def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str
     plans = plan(ROOT, catalogue, tests_json)
     stored = load_results(ROOT)
     todo = list(plans) if profile == "deep" else stale(plans, stored)
+    todo = within_mutants(todo, plans, settings.get("mutation_mutants"))
     budget = settings.get("mutation_seconds")
     deadline = time.monotonic() + budget if budget else None
     if todo:
@@ -433,9 +444,24 @@ def _mutation(st: Stage, catalogue: Any, tests_json: Path, settings: Mapping[str
     st.detail = (f"{guarded}/{guardable} clauses guarded ({share:.0%}, threshold {threshold:.0%}; "
                  f"{len(judged) - guardable} with no model site); mutants killed {killed}/{total}; "
                  f"{len(todo)} clause(s) re-run, the rest from {RESULTS}"
-                 + (f"; {still_stale} not measured (out of time: run `azul-rules mutate{game}`)" if still_stale else "")
+                 + (f"; {still_stale} not measured (past the profile's mutants or time: run `azul-rules mutate{game}`)"
+                    if still_stale else "")
                  + ("" if save else f"; {RESULTS} not written (the suite is red)"))
     return judged
+
+
+def within_mutants(todo: list[str], plans: Mapping[str, Any], limit: int | None) -> list[str]:
+    """The clauses of `todo`, in order, whose mutants together stay within `limit` (None: all);
+    whole clauses only, so the same tree always measures the same clauses."""
+    if limit is None:
+        return todo
+    chosen, count = [], 0
+    for cid in todo:
+        count += len(plans[cid].mutants)
+        if count > limit:
+            break
+        chosen.append(cid)
+    return chosen
 
 
 def _start_workers(workers: Workers) -> None:
@@ -566,6 +592,22 @@ def _shown(path: Path) -> str:
         return str(path.relative_to(ROOT))
     except ValueError:
         return str(path)
+
+
+def _into_report(value: Any, found: Path, out: Path) -> Any:
+    """`value` (strings, Paths, and lists, tuples and dicts of them) with every path into
+    the scratch folder `found` pointing at the report's copy, out/counterexamples, instead (the scratch
+    folder is deleted when verify ends)."""
+    scratch, kept = str(found), _shown(out / "counterexamples")
+    if isinstance(value, str):
+        return value.replace(scratch, kept)
+    if isinstance(value, Path):
+        return Path(str(value).replace(scratch, kept))
+    if isinstance(value, dict):
+        return {k: _into_report(v, found, out) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_into_report(v, found, out) for v in value)
+    return value
 
 
 def _publish(out: Path, log: Path, found: Path) -> None:

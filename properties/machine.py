@@ -33,7 +33,7 @@ from properties.failure import InvariantBroken
 from properties.machine_hooks import DEFAULT_HOOKS, FailedStep, MachineHooks, MachineRecord, MachineSetup, Problem
 from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from properties.simulate import invariant_clauses
-from properties.watchdog import Alarm, GameWatchdog, Livelock, StepCounter
+from properties.watchdog import Alarm, GameWatchdog, Livelock, StepCounter, TimeBudgetExceeded
 
 MACHINE_GAME_SECONDS = 20.0
 LEGALITY_CHECKS = ("generator-predicate", "legal-actions-order", "refusal-clause", "refusal-changed-state")
@@ -71,6 +71,7 @@ class GameMachine(RuleBasedStateMachine):
         self.setup_drawn = MachineSetup(self.players, dict(self.overrides or {}))
         self.memo: dict[str, Any] = {}
         self.idle = False                 # the last step found the game over or stalled: a no-op
+        self.in_game = False              # game code is running (the alarm may interrupt it)
 
     @initialize(data=st.data())
     def setup(self, data: Any) -> None:
@@ -83,7 +84,8 @@ class GameMachine(RuleBasedStateMachine):
         self.step_invariants = entry.load("step_invariants") if entry.has("step_invariants") else None
         self.candidates = entry.load("candidates") if entry.has("candidates") else None
         self.watchdog = GameWatchdog(1 << 30, self.game_seconds)
-        self.alarm = Alarm(self.watchdog.alarm_seconds())      # one alarm for the whole example
+        # one alarm for the whole example, interrupting game code only (never Hypothesis's engine)
+        self.alarm = Alarm(self.watchdog.alarm_seconds(), only_when=lambda: self.in_game)
         self.alarm.arm()
         with self._watched(None):
             self.game = entry.load("new_game")(overrides=self.setup_drawn.overrides,
@@ -101,7 +103,13 @@ class GameMachine(RuleBasedStateMachine):
         assert self.watchdog is not None
         try:
             with self.watchdog.guard(game, self.step, arm=False):
-                yield
+                if self.alarm is not None and self.alarm.missed:     # it fired between two steps
+                    raise TimeBudgetExceeded(self.alarm.seconds)
+                self.in_game = True
+                try:
+                    yield
+                finally:
+                    self.in_game = False
         except InvariantBroken:
             raise
         except Livelock as exc:

@@ -79,6 +79,8 @@ class GameEntry:
       candidates(game) -> every action that could be asked (the generator/predicate comparison space)
       format_tiles([colour...]) -> str                    (the scenario notation of drawn tiles)
     Optional: statistics(game, action, events, branches, draws) (designer counts), substep(game) -> str,
+    fingerprint(game) -> bytes (a canonical, deterministic key of the position: equal exactly when the
+    positions are the same; properties/exhaustive.py deduplicates by it),
     machine_hooks -> a properties.machine_hooks.MachineHooks (what the Hypothesis machine draws at setup,
     the game's own step checks, its replayable failure),
     scenarios -> an object with load_scenario, run_scenario, with_readings, build_game, scenario_pictures,
@@ -104,6 +106,7 @@ class GameEntry:
     candidates: str = ""           # "module:function": the candidate action universe
     format_tiles: str = ""         # "module:function": tile colours in scenario notation
     statistics: str = ""           # "module:function": designer statistics of one step (optional)
+    fingerprint: str = ""          # "module:function": canonical position key, bytes (optional; exhaustive search)
     substep: str = ""              # "module:function": where play stands, finer than the phase (optional)
     substeps: str = ""             # "module:attr": phase -> ((substep key, label), ...) for the diagram (optional)
     scenarios: str = ""            # "module:attr": the game's scenario support (load, run, build, pictures)

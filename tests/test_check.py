@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from harness.changes import changed_clauses, changes, declared_tests, selected_tests
 from harness.check_commands import example_says
 from harness.coverage import ROOT
@@ -147,6 +149,7 @@ def test_an_example_names_where_the_primary_document_states_its_rule() -> None:
     assert where.count("End of the game and bonuses") == 1
 
 
+@pytest.mark.process
 def test_check_answers_the_starting_player_tile_edit(tmp_path: Path) -> None:
     """The issue's edit on a copy of the project with no tracking record: the clause is named, the
     rulebook's example and the oracle disagree, the declared test fails; --last-failed re-runs

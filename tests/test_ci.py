@@ -57,9 +57,9 @@ def test_actionlint_catches_a_broken_workflow(tmp_path: Path) -> None:
 
 def test_workflow_steps_are_make_targets() -> None:
     text = WORKFLOW.read_text()
-    assert re.search(r"^on:\n  push:\n  pull_request:", text, re.M)
+    assert re.search(r"^on:\n  push:\n    branches: \[main\]\n  pull_request:", text, re.M)
     runs = re.findall(r"^\s+run: (.*)$", text, re.M)
-    work = [r for r in runs if not r.startswith(("sudo apt-get", "|", "gh pr comment"))]
+    work = [r for r in runs if not r.startswith(("sudo apt-get", "|", "gh pr comment", "cat diff.md"))]
     assert work and all(r.startswith("make ") for r in work), work
     assert any(r.startswith("make verify JUNIT=") for r in runs)
     assert any(r.startswith("make diff ") and "--markdown" in r for r in runs)
@@ -69,6 +69,76 @@ def test_workflow_steps_are_make_targets() -> None:
     makefile = (ROOT / "Makefile").read_text()
     for target in ("verify", "test", "diff", "lint-workflows"):
         assert re.search(rf"^{target}:", makefile, re.M), target
+
+
+def _steps(text: str) -> dict[str, str]:
+    """The workflow's steps by name (or `uses`), each as its text."""
+    steps: dict[str, str] = {}
+    for chunk in re.split(r"\n      - ", text.split("    steps:\n", 1)[1])[1:]:
+        m = re.match(r"(?:name: (.*)|uses: (.*))", chunk)
+        assert m, chunk
+        steps[(m[1] or m[2]).strip()] = chunk
+    return steps
+
+
+def test_the_workflow_is_right_for_forks_one_comment_one_run_caches_and_lint_always() -> None:
+    """Issue 22: a fork's pull request (read-only token) must not go red for lack of write access,
+    one comment per pull request edited by later runs, no double run for push + pull_request, pip
+    and Hypothesis example-database caches, and the workflow lint even when verify failed."""
+    text = WORKFLOW.read_text()
+    steps = _steps(text)
+    # no double runs: push only for main (a pull request's branch runs as the pull request), and a
+    # newer run of the same pull request / branch cancels the older one
+    assert re.search(r"^  push:\n    branches: \[main\]$", text, re.M)
+    assert re.search(r"^concurrency:\n  group: .*github\.event\.pull_request\.number.*\n  cancel-in-progress: true", text, re.M)
+    # fork: write access is known, and every step that writes depends on it
+    assert "github.event.pull_request.head.repo.full_name == github.repository" in text
+    assert re.search(r"^permissions:\n  contents: read$", text, re.M)          # least privilege at the top
+    comment = steps["Comment the diff on the pull request"]
+    assert "env.CAN_WRITE == 'true'" in comment and "--edit-last" in comment
+    junit = steps["Publish tests and scenarios (JUnit)"]
+    assert "annotate_only: ${{ env.CAN_WRITE != 'true' }}" in junit
+    assert "env.CAN_WRITE != 'true'" in steps["The diff in the summary (no write access)"]
+    # caches
+    assert "cache: pip" in steps["actions/setup-python@v5"] and "requirements/lock.txt" in steps["actions/setup-python@v5"]
+    hyp = steps["Hypothesis example database (cache)"]
+    assert "actions/cache@" in hyp and "path: .hypothesis/examples" in hyp
+    assert re.search(r"AZUL_HYPOTHESIS_DB: \.hypothesis/examples", text)    # the suite writes where the cache reads
+    # the lint runs whatever verify did, and nothing after verify is skipped by its failure
+    names = list(steps)
+    after = names[names.index("make verify") + 1:]
+    assert after and all("if: always()" in steps[n] for n in after), [n for n in after if "if: always()" not in steps[n]]
+
+
+def test_the_workflow_test_catches_a_fork_unsafe_workflow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above fails on the old workflow's faults: an unconditional comment, the lint
+    skipped after a failed verify, push on every branch."""
+    import tests.test_ci as me
+
+    good = WORKFLOW.read_text()
+    for bad in (good.replace(" && env.CAN_WRITE == 'true' && hashFiles('diff.md')", " && hashFiles('diff.md')"),
+                good.replace("      - name: make lint-workflows\n        if: always()\n", "      - name: make lint-workflows\n"),
+                good.replace("  push:\n    branches: [main]\n", "  push:\n"),
+                good.replace("          cache: pip\n", "")):
+        assert bad != good
+        path = tmp_path / "verify.yml"
+        path.write_text(bad)
+        monkeypatch.setattr(me, "WORKFLOW", path)
+        with pytest.raises(AssertionError):
+            me.test_the_workflow_is_right_for_forks_one_comment_one_run_caches_and_lint_always()
+
+
+def test_make_test_is_the_fast_tier_and_verify_runs_both() -> None:
+    """`make test` leaves out the process tier and says so; verify's test stage passes no marker
+    filter, so `make verify` (and CI) run every tier; the marker is declared."""
+    makefile = (ROOT / "Makefile").read_text()
+    test = re.search(r"^test:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert test and '-m "not process"' in test[1] and "echo" in test[1]
+    assert re.search(r"^test-process:.*\n\t.*-m process", makefile, re.M)
+    verify_py = (ROOT / "harness" / "verify.py").read_text()
+    assert '"-m"' not in verify_py and "not process" not in verify_py
+    markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["markers"]
+    assert any(m.startswith("process:") for m in markers)
 
 
 def test_make_installs_from_the_lock() -> None:
@@ -102,6 +172,7 @@ def test_every_package_and_data_folder_is_packaged() -> None:
     assert {"harness.templates", "spec.azul_duel", "harness.scenarios", "harness.mutation", "model"} <= found
 
 
+@pytest.mark.process
 def test_junit_xml_on_request(tmp_path: Path) -> None:
     assert junit_args({}) == []
     args = junit_args({"AZUL_JUNIT_DIR": str(tmp_path / "j")})
@@ -188,6 +259,7 @@ def test_scenarios_accept_pins_up_to_the_current_revision(tmp_path: Path) -> Non
         load_scenario(future)
 
 
+@pytest.mark.process
 def test_junit_xml_holds_scenarios(tmp_path: Path) -> None:
     scenario = ROOT / "fixtures" / "duel" / "rulebook" / "broken-two-tiles-cost-three.toml"
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--clause-json=",

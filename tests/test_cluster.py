@@ -14,8 +14,9 @@ from properties.cluster import Outcome, Workers, executor, map_ordered, opened
 
 # dask.distributed is imported by the tests that start a cluster, not at collection (about 1 CPU s
 # in every xdist worker that collects this file; issue 13).
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
-                                reason="could not import 'distributed'")
+pytestmark = [pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                                 reason="could not import 'distributed'"),
+              pytest.mark.process]          # a Dask cluster's processes
 
 
 # What the mutant test's sandboxes see, on the cluster and locally: the probe tests, and no hot swap

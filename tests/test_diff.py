@@ -177,6 +177,7 @@ def test_git_revisions_are_built_in_temporary_worktrees(throwaway_repo: Path) ->
     assert _worktrees(throwaway_repo) == 1                         # only the main working tree is left
 
 
+@pytest.mark.process
 def test_a_build_out_of_time_or_interrupted_leaves_no_worktree(throwaway_repo: Path) -> None:
     slow = [sys.executable, "-c", "import time; time.sleep(60)"]
     with pytest.raises(UserError, match="took more than 1 s"):

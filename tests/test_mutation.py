@@ -100,6 +100,7 @@ def _one_clause_plan(plans: dict[str, ClausePlan], clause: str,
     return {clause: narrowed}, narrowed
 
 
+@pytest.mark.process
 @pytest.mark.clause("duel.score.horizontal")
 def test_deleting_the_rule_tests_leaves_the_clause_unguarded(
         tmp_path: Path, untracked_duel_plans: dict[str, ClausePlan]) -> None:

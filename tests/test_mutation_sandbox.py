@@ -89,3 +89,63 @@ def test_the_worker_drops_a_files_cache_before_it_writes_the_mutant(tmp_path: Pa
     worker.serve()
     assert seen == [(str(target), "VALUE = 1\n")]           # dropped while the file still held the original
     assert json.loads(out.getvalue())["status"] == "killed" and target.read_text() == "VALUE = 1\n"
+
+
+def test_the_sandbox_copy_leaves_out_files_that_vanish_while_it_copies(tmp_path: Path) -> None:
+    """An xdist worker writing model/duel/__pycache__ while the tree is copied: its temporary
+    `.pyc.<n>` file is not copied, and a file removed between listing and copying is left out
+    (shutil.Error before, issue 22); a file that cannot be read for another reason still fails."""
+    from harness.mutation import runner
+
+    (tmp_path / "pkg" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "__pycache__" / "a.cpython-311.pyc.140234").write_bytes(b"half")
+    runner._copy_file(str(tmp_path / "pkg" / "gone.py"), str(tmp_path / "gone-copy.py"))   # vanished: no error
+    assert not (tmp_path / "gone-copy.py").exists()
+    with pytest.raises(FileNotFoundError):                 # the source is there, the target cannot be
+        runner._copy_file(str(tmp_path / "pkg" / "a.py"), str(tmp_path / "no" / "such" / "a.py"))
+    with runner.sandbox(tmp_path) as copy:
+        assert (copy / "pkg" / "a.py").read_text() == "x = 1\n"
+        assert not list((copy / "pkg" / "__pycache__").glob("*.pyc.*"))
+
+
+@pytest.mark.process
+@pytest.mark.timeout(600)
+def test_a_worker_killed_by_a_signal_answers_an_error_and_is_restarted_without_a_traceback(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: a fork server killed by a signal made the runner fail with a JSONDecodeError
+    traceback; now its mutant is an error naming the signal, the next one runs on a new server, and
+    a server stopped by SIGINT (or SIGTERM) exits quietly (no KeyboardInterrupt traceback)."""
+    import signal
+    import subprocess
+
+    from harness.mutation.mutants import Unmutated
+    from harness.mutation.runner import Worker, request_for
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.setenv("AZUL_MUTATE_HOTSWAP", "0")            # no up-front project import: a cheap start
+    monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")
+    test = "tests/test_mutation_probes.py::test_probe_passes"
+    request = request_for(root, Unmutated("duel.score.horizontal", "model/duel/tiling.py"), [test], 120.0)
+    with sandbox(root) as copy:
+        server = Worker(copy)
+        try:
+            os.killpg(server.proc.pid, signal.SIGKILL)
+            server.proc.wait()
+            died = server.run_request(request)
+            assert died.status == "error" and "stopped by signal 9" in (died.killer or ""), died
+            assert (copy / "model/duel/tiling.py").read_text() == request["original"]
+            again = server.run_request(request)                  # a new server answers
+            assert again.status == "survived", again
+        finally:
+            server.close()
+        proc = subprocess.Popen([sys.executable, "-m", "harness.mutation.worker"], cwd=copy, stdin=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(copy)})
+        try:
+            import time
+            time.sleep(1.0)                                       # well into its start-up imports
+            proc.send_signal(signal.SIGINT)                       # Ctrl-C reaching it
+            _, err = proc.communicate(timeout=120)
+        finally:
+            proc.kill()
+        assert "Traceback" not in err, err

@@ -74,6 +74,7 @@ def test_the_plan_runs_in_stages_and_its_hash_does_not_move_with_measured_durati
     assert one.hash == clause_hash(ROOT, one.extents, one.tests, (profile.key(),))
 
 
+@pytest.mark.process
 def test_a_worker_stops_at_the_first_failure_skips_the_late_stage_and_cuts_a_stage_at_its_clock(
         monkeypatch: pytest.MonkeyPatch, untracked_duel_plans: dict) -> None:
     monkeypatch.setenv("AZUL_MUTATION_PROBES", "1")

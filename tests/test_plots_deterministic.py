@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 DRAW = ("from harness.plots import score_distributions, decided_counts; "
         "print(score_distributions({'greedy': [3, 9, 12, 30, 31], 'uniform': [1, 2, 8]}, 'scores') "
         "+ decided_counts({'p.x=a': 4, 'p.x=b': 0}, 'decided'))")
@@ -18,6 +20,7 @@ def _draw(hash_seed: str) -> str:
                           env=env).stdout
 
 
+@pytest.mark.process
 def test_the_same_data_draws_the_same_svg_in_two_processes() -> None:
     from harness.plots import decided_counts, score_distributions
 

@@ -6,7 +6,11 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.cli_helpers import PYTEST_OUTSIDE
+
+pytestmark = pytest.mark.process          # pytest inside pytest
 
 
 def _run(folder: Path, record: Path, *args: str) -> None:

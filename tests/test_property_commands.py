@@ -218,6 +218,7 @@ def test_shrink_row_keeps_hypothesis_please_report_this_from_the_user(tmp_path: 
     assert "PLEASE REPORT" not in out.out + out.err and "Falsifying" not in out.out + out.err
 
 
+@pytest.mark.process
 def test_ctrl_c_stops_a_parallel_simulate_with_130_and_no_worker_tracebacks(tmp_path: Path) -> None:
     import os
     import signal

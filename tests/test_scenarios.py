@@ -425,6 +425,7 @@ def test_cli_bad_interpretation_is_one_line_with_a_suggestion(tmp_path: Path, op
 
 # --- pytest collects scenario files wherever they are, when named --------------------------------
 
+@pytest.mark.process
 def test_pytest_collects_scenarios_named_outside_fixtures(tmp_path: Path) -> None:
     folder = tmp_path / "my-scenarios"
     folder.mkdir()

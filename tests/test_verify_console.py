@@ -15,6 +15,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from harness.coverage import ROOT
@@ -39,6 +40,7 @@ def _tiny_suite(tmp_path: Path) -> Path:
     return suite
 
 
+@pytest.mark.process
 def test_pytest_output_streams_line_by_line_and_names_failures(tmp_path: Path) -> None:
     suite = _tiny_suite(tmp_path)
     arrivals: list[tuple[float, str, str | None]] = []
@@ -93,6 +95,7 @@ def test_an_interrupted_report_leaves_no_half_built_folder(tmp_path: Path) -> No
     assert (out / "index.html").read_text() == "previous"
 
 
+@pytest.mark.process
 def test_ctrl_c_exits_130_with_a_partial_summary_and_leaves_nothing_behind(tmp_path: Path) -> None:
     scratch = tmp_path / "tmp"
     scratch.mkdir()

@@ -12,6 +12,8 @@ import harness.mutation.analysis as analysis
 from harness.coverage import ROOT
 from spec import default_catalogue
 
+pytestmark = pytest.mark.process          # verify's process pools and their forks
+
 
 def test_judging_stored_results_finds_no_mutant(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The mutation stage with nothing stale plans and judges every clause without parsing the

@@ -19,6 +19,8 @@ from properties.duel.bounds import max_game_steps
 from properties.simulate import play_checked, run_campaign
 from properties.watchdog import parse_size
 
+pytestmark = pytest.mark.process          # pytest inside pytest, CLI runs stopped by their watchdogs
+
 ROOT = Path(__file__).resolve().parents[1]
 HARD_TIMEOUT = 90          # seconds; a subprocess still running then is a hang
 
@@ -144,6 +146,7 @@ def test_the_step_bound_is_metadata_of_the_ruleset_and_no_real_game_comes_near_i
 
 
 @pytest.mark.clause("duel.round.structure")
+@pytest.mark.timeout(660)
 def test_hanging_model_under_hypothesis_ends_with_the_test_budget_not_minutes_of_shrinking() -> None:
     """pytest-timeout's own failure is a bug to Hypothesis, which would replay and shrink it for
     minutes; the watchdog ends the test at its budget (4 s here: the hang spins it all; issue 13)."""
@@ -151,11 +154,13 @@ def test_hanging_model_under_hypothesis_ends_with_the_test_budget_not_minutes_of
     import sys, pytest
     sys.exit(pytest.main(["tests/test_properties.py::TestDuelRandomPlay", "-q", "-p", "no:cacheprovider",
                           "--timeout", "4", "--clause-json", ""]))
-    """, timeout=120)
+    """, timeout=600)
     out = run.stdout + run.stderr
     assert run.returncode == 1, out
-    assert "the test's time budget is spent" in out, out[-3000:]
-    assert seconds < 50, f"took {seconds:.0f} s"
+    assert "the test's time budget is spent" in out, out[-3000:]     # the watchdog ended it, not a shrink
+    # The message above shows the watchdog ended it; this bound on the whole process (start-up,
+    # collection, the 4 s test) is generous for a busy 2-core machine (issue 22: 50 s tripped).
+    assert seconds < 300, f"took {seconds:.0f} s"
 
 
 def test_scenario_collection_runs_no_game_code_and_a_hanging_scenario_fails_by_timeout() -> None:

@@ -17,6 +17,7 @@ GAME = GameEntry(
     implemented="model.azul.ruleset:IMPLEMENTED",
     combinations="properties.azul.hooks:COMBINATIONS",
     row_setups="properties.azul.hooks:ROW_SETUPS",
+    fingerprint="model.azul.fingerprint:fingerprint",
     scores="properties.azul.hooks:scores",
     candidates="properties.azul.hooks:candidates",
     format_tiles="properties.azul.hooks:format_tiles",

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from harness.errors import UserError
 from harness.game_option import parse_overrides
+from harness.output_path import OutputPath
 from properties.cluster import Workers, cluster_option
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ MAX_STEPS_DEFAULT = 1000
 @click.option("--seed", type=int, default=0, show_default=True, help="Games use seeds SEED, SEED+1, ...")
 @click.option("--players", "players", type=click.Choice(["2", "3", "4"]), multiple=True,
               help="Player count (repeatable; default 2, 3 and 4 in turn).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--json", "json_path", type=OutputPath(), default=None,
               help="Write every finding group with its shrunk case here.")
 @click.option("--probes", type=click.IntRange(0), default=0, show_default=True,
               help="Actions our model refuses, tried in a copy of the peer at every step (legality check).")

@@ -17,6 +17,7 @@ GAME = GameEntry(
     step_bound="properties.duel.bounds:step_bound",
     implemented="model.duel.ruleset:IMPLEMENTED",
     combinations="properties.duel.hooks:COMBINATIONS",
+    fingerprint="model.duel.fingerprint:fingerprint",
     scores="properties.duel.hooks:scores",
     candidates="model.duel.universe:candidate_actions",
     format_tiles="harness.duel.scenarios.notation:format_tiles",

@@ -15,7 +15,8 @@ from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.readings import ReadingError, parse_readings
 from harness.duel.scenarios.stops import PhaseEnded
 from harness.errors import UserError
-from harness.game_option import game_option, require
+from harness.game_option import game_given, game_option, require
+from harness.output_path import OutputPath
 from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_api, scenario_files
 from harness.scenarios.problems import chance_problem
 from harness.scenarios.steps import Step
@@ -93,6 +94,9 @@ def _with_readings(scenario: Any, flips: dict[str, str], game: str) -> Any:
     """The scenario (of any game: harness.scenarios.load_scenario) under the command line's readings,
     which are --game's: a file of another game with readings to apply is an error naming the file."""
     own = getattr(scenario, "game", "duel")
+    given = game_given()
+    if given is not None and own != given:           # --game said one game, the file is another's
+        raise ScenarioError(scenario.file, "game", f"the file is a scenario of {own}, but the command line says --game {given}")
     if not flips:
         return scenario
     if own != game:
@@ -108,9 +112,9 @@ def _with_readings(scenario: Any, flips: dict[str, str], game: str) -> Any:
               help="Instead, print the position after N steps as a new scenario's given section.")
 @click.option("--interpretation", "readings", multiple=True, metavar="ID=ALT",
               help="Use this alternative instead of the file's (repeatable).")
-@click.option("--svg", "svg_out", type=click.Path(path_type=Path), default=None, metavar="OUT",
+@click.option("--svg", "svg_out", type=OutputPath(folder=None), default=None, metavar="OUT",
               help="Draw the position as SVG to OUT (with --steps, OUT is a folder: one picture per step).")
-@click.option("--png", "png_out", type=click.Path(path_type=Path), default=None, metavar="OUT",
+@click.option("--png", "png_out", type=OutputPath(folder=None), default=None, metavar="OUT",
               help="Draw the position as PNG to OUT (needs chromium; with --steps, OUT is a folder).")
 def show_command(game: str, path: Path, steps: bool, export_after: int | None, readings: tuple[str, ...],
                  svg_out: Path | None, png_out: Path | None) -> None:

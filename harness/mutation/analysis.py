@@ -19,10 +19,21 @@ import attrs
 from harness.mutation import profile
 from harness.mutation.clauses import id_resolver
 from harness.mutation.extents import Extent, extents
-from harness.mutation.mutants import Mutant, mutants_of
-from harness.mutation.runner import MutantResult, run_all
-from harness.mutation.selection import Stage, TestRecord, load_tracking, stages, tests_for, whole_suite
-from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents
+from harness.mutation.mutants import Mutant, Unmutated, mutants_of
+from harness.mutation.runner import LocalPool, MutantResult, local_pool, run_all
+from harness.mutation.selection import (
+    Stage,
+    TestRecord,
+    declared_index,
+    killer_first,
+    load_tracking,
+    measured_stages,
+    missing_tests,
+    stages,
+    tests_for,
+    whole_suite,
+)
+from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents, load_results
 from properties.cluster import Workers
 from spec import Catalogue
 
@@ -35,7 +46,8 @@ def model_folders(root: Path, catalogue: Catalogue) -> tuple[str, ...]:
     own = f"model/{catalogue.game}" if catalogue.game else ""
     return (own,) if own and (root / own).is_dir() else MODEL_FOLDERS
 CATCH_TESTS = ("tests/test_invariants_catch.py", "tests/azul/test_azul_invariants_catch.py")   # Duel, classic
-NO_TRACKING_CLOCK = 600.0           # seconds for the whole suite when no tracking record exists
+NO_TRACKING_CLOCK = 600.0           # seconds for the unmutated run of tests with no measured duration
+WHOLE_SUITE = ("tests", "fixtures")
 
 
 class LazyMutants(Sequence[Mutant]):
@@ -76,16 +88,23 @@ class ClausePlan:
     extents: tuple[Extent, ...]
     mutants: Sequence[Mutant]          # a LazyMutants from `plan`
     tests: tuple[str, ...]
-    fallback: bool                     # no tracking for this clause: the whole suite runs
+    fallback: bool                     # nothing names tests for this clause: the whole suite runs
     hash: str
     timeout: float                     # the clock of all stages together
     stages: tuple[Stage, ...] = ()     # the tests in running order (harness.mutation.selection); () = one
+    # Where the tests come from: "tracking" (the suite's record, .azul-rules/tests.json), "store" (the
+    # selection tests/mutants.json recorded for the clause: it travels with the clone), "declared"
+    # (tests and scenarios that name the clause, read from their files) or "whole suite".
+    source: str = "tracking"
+    # The stages' clocks come from measured durations (the tracking record). False: the clause's
+    # unmutated run measures them first (harness.mutation.selection.measured_stages).
+    timed: bool = True
 
 
 @attrs.frozen
 class ClauseVerdict:
     clause: str
-    status: str          # guarded | unguarded | stale | not-run | no-sites | no-mutants
+    status: str          # guarded | unguarded | stale | not-run | no-sites | no-mutants | not-measured (mutate: its tests fail)
     killed: int
     total: int           # non-equivalent mutants
     equivalent: int
@@ -97,25 +116,53 @@ class ClauseVerdict:
         return self.status == "guarded"
 
 
-def plan(root: Path, catalogue: Catalogue, tracking: Path) -> dict[str, ClausePlan]:
+def plan(root: Path, catalogue: Catalogue, tracking: Path, stored: Mapping[str, Any] | None = None) -> dict[str, ClausePlan]:
+    """Each clause's extents, mutants and tests. The tests come from the tracking record; for a clause
+    it does not know (a fresh clone has none) from the selection the store (`stored`, by default
+    tests/mutants.json) recorded, so a clone needs no whole-suite run first; else from the tests and
+    scenarios that declare the clause; the whole suite only when nothing names it."""
     resolve = id_resolver(catalogue)
     ext = extents(root, model_folders(root, catalogue), resolve)
     records = load_tracking(tracking, resolve, root)      # tests that still exist
+    entries = (load_results(root) if stored is None else stored).get("clauses", {})
+    declared: dict[str, tuple[str, ...]] | None = None
     out: dict[str, ClausePlan] = {}
     for clause in catalogue.clauses:
         exts = tuple(ext.get(clause.id, ()))
         if not exts:
             continue
         chosen: Sequence[TestRecord] = tests_for(clause.id, records)
-        fallback = not chosen
-        if fallback:
-            chosen = whole_suite(records)
-        ids = tuple(r.nodeid for r in chosen) if chosen else ("tests", "fixtures")
-        runs = stages(chosen) if chosen else (Stage(ids, NO_TRACKING_CLOCK),)
-        out[clause.id] = ClausePlan(clause.id, exts, LazyMutants(root, exts), ids, fallback,
+        timed, source = True, "tracking"
+        if chosen:
+            ids = tuple(r.nodeid for r in chosen)
+            runs = stages(chosen)
+        else:
+            ids, source = _stored_tests(root, entries.get(clause.id, {})), "store"
+            if not ids:
+                declared = declared_index(root) if declared is None else declared    # read once, when needed
+                ids, source = declared.get(clause.id, ()), "declared"
+            if not ids:
+                ids, source = _whole_suite(records), "whole suite"
+            suite = whole_suite(records) if source == "whole suite" else []
+            timed = bool(suite)
+            runs = stages(suite) if suite else (Stage(ids, NO_TRACKING_CLOCK),)
+        out[clause.id] = ClausePlan(clause.id, exts, LazyMutants(root, exts), ids, source == "whole suite",
                                     clause_hash(root, exts, ids, (profile.key(),)),
-                                    timeout=sum(st.timeout for st in runs), stages=runs)
+                                    timeout=sum(st.timeout for st in runs), stages=runs, source=source, timed=timed)
     return out
+
+
+def _stored_tests(root: Path, entry: Mapping[str, Any]) -> tuple[str, ...]:
+    """The tests the store selected for a clause (not a whole-suite fallback), those that no longer
+    exist left out."""
+    recorded = [] if entry.get("fallback") else [str(t) for t in entry.get("tests", ())]
+    gone = set(missing_tests(root, recorded))
+    return tuple(t for t in recorded if t not in gone)
+
+
+def _whole_suite(records: Sequence[TestRecord]) -> tuple[str, ...]:
+    suite = whole_suite(list(records))
+    return tuple(r.nodeid for r in suite) if suite else WHOLE_SUITE
 
 
 def changed_clauses(root: Path, plans: Mapping[str, ClausePlan], ref: str) -> set[str]:
@@ -139,15 +186,45 @@ def stale(plans: Mapping[str, ClausePlan], stored: Mapping[str, Any]) -> list[st
 
 
 def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], jobs: int | Workers,
-        on_result: Callable[[MutantResult], None], deadline: float | None = None) -> dict[str, dict[str, Any]]:
-    """Run the mutants of `clauses`; new store entries by clause. With a `deadline`, clauses whose
-    mutants did not all run in time get no entry (they stay stale, never half-trusted)."""
+        on_result: Callable[[MutantResult], None], deadline: float | None = None,
+        previous: Mapping[str, Any] | None = None,
+        on_unmeasured: Callable[[str, str], None] | None = None) -> dict[str, dict[str, Any]]:
+    """Run the mutants of `clauses`; new store entries by clause. Each clause's tests run unmutated
+    first: a clause whose tests fail (or do not finish) so is not measured (`on_unmeasured(clause,
+    why)`, no entry: a kill by a test that fails anyway means nothing). Each mutant runs the test that
+    killed it in `previous` (by default the store) first. With a `deadline`, clauses whose mutants did
+    not all run in time get no entry (they stay stale, never half-trusted)."""
     clauses = list(clauses)
     chosen = [plans[c] for c in clauses if plans[c].mutants]
-    work = [(m, p.stages or p.tests, p.timeout) for p in chosen for m in p.mutants]
-    results = iter(run_all(root, work, jobs, on_result, deadline))
+    entries = (load_results(root) if previous is None else previous).get("clauses", {})
+    with local_pool(root) as pool:
+        return _run(root, plans, clauses, chosen, entries, jobs, on_result, deadline, on_unmeasured, pool)
+
+
+def _run(root: Path, plans: Mapping[str, ClausePlan], clauses: list[str], chosen: list[ClausePlan],
+         entries: Mapping[str, Any], jobs: int | Workers, on_result: Callable[[MutantResult], None],
+         deadline: float | None, on_unmeasured: Callable[[str, str], None] | None,
+         pool: LocalPool) -> dict[str, dict[str, Any]]:
+    baselines = run_all(root, [(Unmutated(p.clause, p.mutants[0].file), p.stages or p.tests, p.timeout)
+                               for p in chosen], jobs, lambda r: None, deadline, pool)
+    measured: list[tuple[ClausePlan, tuple[Stage, ...]]] = []
+    for p, base in zip(chosen, baselines, strict=True):          # run_all: one result per item
+        if base is None:
+            continue                                  # out of time before it started: stays stale
+        if base.status != "survived":
+            if on_unmeasured is not None:
+                on_unmeasured(p.clause, _unmeasured_reason(base))
+            continue
+        runs = p.stages or (Stage(p.tests, p.timeout),)
+        measured.append((p, runs if p.timed else measured_stages(p.tests, base.durations)))
+    work = []
+    for p, runs in measured:
+        killers = {r["id"]: r["killer"] for r in entries.get(p.clause, {}).get("mutants", ())
+                   if r.get("status") == "killed" and r.get("killer")}
+        work += [(m, killer_first(runs, killers.get(m.id)), sum(st.timeout for st in runs)) for m in p.mutants]
+    results = iter(run_all(root, work, jobs, on_result, deadline, pool))
     out: dict[str, dict[str, Any]] = {}
-    for p in chosen:
+    for p, _ in measured:
         rows = []
         complete = True
         for m in p.mutants:
@@ -164,6 +241,14 @@ def run(root: Path, plans: Mapping[str, ClausePlan], clauses: Iterable[str], job
             out[cid] = {"hash": plans[cid].hash, "tests": list(plans[cid].tests), "fallback": plans[cid].fallback,
                         "mutants": []}
     return out
+
+
+def _unmeasured_reason(base: MutantResult) -> str:
+    if base.status == "killed":
+        return f"its tests fail unmutated ({base.killer})"
+    if base.status == "timeout":
+        return f"its tests did not finish unmutated ({base.killer})"
+    return f"its tests could not run unmutated ({base.killer})"
 
 
 def _catch_tests(clause: str, records: Sequence[TestRecord]) -> tuple[str, ...]:

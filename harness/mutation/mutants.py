@@ -42,6 +42,24 @@ class Mutant:
         return "\n".join(difflib.unified_diff(before, after, f"a/{self.file}", f"b/{self.file}", n=1, lineterm=""))
 
 
+@attrs.frozen
+class Unmutated:
+    """A clause's code as it is, run like a mutant before its mutants: its tests must pass so."""
+
+    clause: str
+    file: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.clause} unmutated"
+
+    def source(self, root: Path) -> str:
+        return (root / self.file).read_text()
+
+    def diff(self, root: Path) -> str:
+        return ""
+
+
 @functools.lru_cache(maxsize=64)
 def _positions(text: str, game: str) -> tuple[tuple[str, int, int], ...]:
     """(operator, occurrence, line) of every mutation position in a module's text (`game`'s operators)."""

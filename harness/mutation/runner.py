@@ -28,7 +28,7 @@ from typing import Any
 
 import attrs
 
-from harness.mutation.mutants import Mutant
+from harness.mutation.mutants import Mutant, Unmutated
 from harness.mutation.selection import Stage
 from properties.cluster import Workers, executor, map_ordered, workers_of
 
@@ -37,11 +37,23 @@ from properties.cluster import Workers, executor, map_ordered, workers_of
 # a cache is used only while its source's size and time match, and the worker drops the cache of each
 # file it mutates (harness.mutation.worker), so a mutant is always compiled from its own text.
 IGNORED = (".git", ".venv", "report", ".hypothesis", "counterexamples", ".azul-rules",
-           "*.egg-info", ".pytest_cache", ".mutation-*", ".mypy_cache", ".ruff_cache")   # the last two: make lint's
+           "*.egg-info", ".pytest_cache", ".mutation-*", "*.pyc.*",   # "*.pyc.*": a cache being written
+           ".mypy_cache", ".ruff_cache")                                 # make lint's caches
 
 
-# One mutant's run: the mutant, its tests (test ids, or stages with their own clocks), the timeout.
-Work = tuple[Mutant, Sequence[str] | Sequence[Stage], float]
+def _copy_file(src: str, dst: str) -> None:
+    """Copy one file; one that vanished meanwhile (a cache or temporary file another process, e.g.
+    an xdist worker, replaced or removed while the tree was copied) is left out."""
+    try:
+        shutil.copy2(src, dst)
+    except FileNotFoundError:
+        if os.path.exists(src):
+            raise
+
+
+# One mutant's run: the mutant (or the unmutated code), its tests (test ids, or stages with their own
+# clocks), the timeout.
+Work = tuple[Mutant | Unmutated, Sequence[str] | Sequence[Stage], float]
 
 
 @attrs.frozen
@@ -51,6 +63,7 @@ class MutantResult:
     killer: str | None           # the first failing test, or what stopped the run
     tests: int                   # how many tests were selected
     seconds: float
+    durations: dict[str, float] = attrs.field(factory=dict)   # seconds by test that ran (all of them: unmutated)
 
 
 def as_stages(tests: Sequence[str] | Sequence[Stage], timeout: float) -> tuple[Stage, ...]:
@@ -65,7 +78,8 @@ def sandbox(root: Path) -> Iterator[Path]:
     """A private copy of the project, removed afterwards whatever happens."""
     with tempfile.TemporaryDirectory(prefix="azul-mutate-") as tmp:
         copy = Path(tmp) / "project"
-        shutil.copytree(root, copy, ignore=shutil.ignore_patterns(*IGNORED), symlinks=True)
+        shutil.copytree(root, copy, ignore=shutil.ignore_patterns(*IGNORED), symlinks=True,
+                        copy_function=_copy_file, ignore_dangling_symlinks=True)
         yield copy
 
 
@@ -74,15 +88,20 @@ class Worker:
 
     def __init__(self, copy: Path) -> None:
         self.copy = copy
+        self.closed = False
+        self.proc = self._start()
+
+    def _start(self) -> subprocess.Popen[str]:
+        copy = self.copy
         env = dict(os.environ, PYTHONPATH=str(copy), PYTHONHASHSEED="0", AZUL_CLAUSE_JSON="",
                    PYTHONDONTWRITEBYTECODE="1")
         env.setdefault("HYPOTHESIS_PROFILE", "ci")    # what subprocesses of the tests see; the tests
         # themselves run under the mutation profile (harness.mutation.profile, set in each child)
-        self.proc = subprocess.Popen([sys.executable, "-m", "harness.mutation.worker"], cwd=copy, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                     start_new_session=True)
+        return subprocess.Popen([sys.executable, "-m", "harness.mutation.worker"], cwd=copy, env=env,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                start_new_session=True)
 
-    def run(self, root: Path, mutant: Mutant, tests: Sequence[str] | Sequence[Stage], timeout: float) -> MutantResult:
+    def run(self, root: Path, mutant: Mutant | Unmutated, tests: Sequence[str] | Sequence[Stage], timeout: float) -> MutantResult:
         """Run `tests` (test ids cut at `timeout`, or stages with their own clocks) against `mutant`."""
         return self.run_request(request_for(root, mutant, tests, timeout))
 
@@ -91,13 +110,34 @@ class Worker:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         own = dict(request, file=str(self.copy / request["file"]))
         own.pop("mutant")
-        self.proc.stdin.write(json.dumps(own) + "\n")
-        self.proc.stdin.flush()
-        reply = json.loads(self.proc.stdout.readline())
-        return MutantResult(request["mutant"], reply["status"], reply["killer"],
-                            sum(len(st["tests"]) for st in request["stages"]), reply["seconds"])
+        tests = sum(len(st["tests"]) for st in request["stages"])
+        try:
+            self.proc.stdin.write(json.dumps(own) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:                   # the worker died (killed by a signal, out of memory): no traceback
+            why = self._died()
+            if not self.closed:        # a new fork server for the next mutant (the copy may hold this one)
+                (self.copy / request["file"]).write_text(request["original"])
+                self.proc = self._start()
+            return MutantResult(request["mutant"], "error", f"the mutation worker {why}", tests, 0.0)
+        reply = json.loads(line)
+        return MutantResult(request["mutant"], reply["status"], reply["killer"], tests, reply["seconds"],
+                            dict(reply.get("durations") or {}))
+
+    def _died(self) -> str:
+        """Why the fork server stopped answering, once it has stopped."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        code = self.proc.wait()
+        return f"was stopped by signal {-code}" if code < 0 else f"exited with status {code}"
 
     def close(self) -> None:
+        self.closed = True
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -105,7 +145,7 @@ class Worker:
         self.proc.wait()
 
 
-def request_for(root: Path, mutant: Mutant, tests: Sequence[str] | Sequence[Stage], timeout: float) -> dict[str, Any]:
+def request_for(root: Path, mutant: Mutant | Unmutated, tests: Sequence[str] | Sequence[Stage], timeout: float) -> dict[str, Any]:
     """What a worker needs to run one mutant: the mutated and the original text of its file, the stages."""
     stages = as_stages(tests, timeout)
     return {"mutant": mutant.id, "file": mutant.file, "source": mutant.source(root),
@@ -113,11 +153,35 @@ def request_for(root: Path, mutant: Mutant, tests: Sequence[str] | Sequence[Stag
             "stages": [{"tests": list(st.tests), "timeout": st.timeout} for st in stages]}
 
 
+class LocalPool:
+    """Private copies with their fork servers, started when first needed and kept for the next batch
+    of the same run (a clause's unmutated runs, then its mutants: one worker start each, not two)."""
+
+    def __init__(self, root: Path, stack: ExitStack) -> None:
+        self.root, self.stack = root, stack
+        self.workers: list[Worker] = []
+
+    def take(self, n: int) -> list[Worker]:
+        while len(self.workers) < n:
+            worker = Worker(self.stack.enter_context(sandbox(self.root)))
+            self.stack.callback(worker.close)
+            self.workers.append(worker)
+        return self.workers[:n]
+
+
+@contextmanager
+def local_pool(root: Path) -> Iterator[LocalPool]:
+    """A LocalPool whose copies and workers are removed on leaving, whatever happens."""
+    with ExitStack() as stack:
+        yield LocalPool(root, stack)
+
+
 def run_all(root: Path, work: Sequence[Work], jobs: int | Workers,
-            on_result: Callable[[MutantResult], None], deadline: float | None = None) -> list[MutantResult | None]:
-    """Run every (mutant, tests, timeout) on `jobs` private copies (or on a Dask cluster's workers,
-    properties.cluster); results in the order of `work`. Work not started by `deadline`
-    (time.monotonic()) is skipped and comes back as None."""
+            on_result: Callable[[MutantResult], None], deadline: float | None = None,
+            pool: LocalPool | None = None) -> list[MutantResult | None]:
+    """Run every (mutant, tests, timeout) on `jobs` private copies (from `pool` when given; or on a
+    Dask cluster's workers, properties.cluster); results in the order of `work`. Work not started by
+    `deadline` (time.monotonic()) is skipped and comes back as None."""
     if not work:
         return []
     if deadline is not None and time.monotonic() > deadline:
@@ -129,9 +193,7 @@ def run_all(root: Path, work: Sequence[Work], jobs: int | Workers,
     results: dict[int, MutantResult] = {}
     with ExitStack() as stack:
         copies: queue.Queue[Worker] = queue.Queue()
-        for _ in range(jobs):
-            worker = Worker(stack.enter_context(sandbox(root)))
-            stack.callback(worker.close)
+        for worker in (pool or LocalPool(root, stack)).take(jobs):
             copies.put(worker)
 
         def task(index: int) -> None:
@@ -145,8 +207,8 @@ def run_all(root: Path, work: Sequence[Work], jobs: int | Workers,
             finally:
                 copies.put(copy)
 
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for future in [pool.submit(task, i) for i in range(len(work))]:
+        with ThreadPoolExecutor(max_workers=jobs) as threads:
+            for future in [threads.submit(task, i) for i in range(len(work))]:
                 future.result()
     return [results.get(i) for i in range(len(work))]
 

@@ -39,8 +39,10 @@ class FirstFailure:
     def __init__(self) -> None:
         self.nodeid: str | None = None
         self.out_of_time = False
+        self.durations: dict[str, float] = {}     # seconds by test (setup, call and teardown)
 
     def pytest_runtest_logreport(self, report: Any) -> None:
+        self.durations[report.nodeid] = round(self.durations.get(report.nodeid, 0.0) + getattr(report, "duration", 0.0), 4)
         if report.failed and self.nodeid is None:
             self.nodeid = report.nodeid
             text = getattr(report, "longreprtext", "") or ""
@@ -93,11 +95,14 @@ def _use_mutation_profile() -> None:
 def _child(request: dict[str, Any], result_fd: int, calls: ImportCalls | None) -> None:
     import pytest
 
+    signal.signal(signal.SIGINT, signal.default_int_handler)    # the tests see Python's own handlers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     copy = Path.cwd()
     target = Path(request["file"])
-    swapped = None if calls is None else \
+    unmutated = request["source"] == request["original"]     # the baseline run: the project as imported
+    swapped = None if calls is None or unmutated else \
         hot_swap(_module_name(target, copy), str(target), request["original"], request["source"], calls)
-    if swapped is None:                    # import the mutated project afresh
+    if swapped is None and not unmutated:  # import the mutated project afresh
         for name in list(sys.modules):
             if name.split(".")[0] in PROJECT_PACKAGES:
                 del sys.modules[name]
@@ -108,7 +113,7 @@ def _child(request: dict[str, Any], result_fd: int, calls: ImportCalls | None) -
     plugin = FirstFailure()
     code = pytest.main(["-x", "-q", *CHILD_OPTIONS, *request["tests"]], plugins=[plugin])
     os.write(result_fd, json.dumps({"code": int(code), "killer": plugin.nodeid, "swapped": swapped,
-                                    "out_of_time": plugin.out_of_time}).encode())
+                                    "out_of_time": plugin.out_of_time, "durations": plugin.durations}).encode())
     os._exit(0)
 
 
@@ -203,6 +208,7 @@ def _run_stage(request: dict[str, Any], tests: list[str], timeout: float, calls:
     else:
         reply = {"status": "error", "killer": f"pytest exit {code}", "seconds": seconds}
     reply["swapped"] = result.get("swapped")
+    reply["durations"] = result.get("durations", {})
     return reply
 
 
@@ -238,20 +244,34 @@ def serve() -> None:
         forget_bytecode(target)
         target.write_text(request["source"])
         seconds = 0.0
+        durations: dict[str, float] = {}
         reply: dict[str, Any] = {"status": "survived", "killer": None}
         try:
             # Stage after stage (quick tests first); the first stage that does not pass decides.
             for tests, timeout in _stages(request):
                 reply = _run_stage(request, tests, timeout, calls)
                 seconds += reply["seconds"]
+                durations.update(reply.pop("durations", None) or {})
                 if reply["status"] != "survived":
                     break
         finally:
             target.write_text(request["original"])
         reply["seconds"] = seconds
+        reply["durations"] = durations
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 
 
+def main() -> None:
+    """Serve until stdin closes. Stopped by a signal (Ctrl-C, SIGTERM, the runner closing it) or by
+    a runner that went away (a closed pipe), it exits quietly: no traceback for a stop it was asked for."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: os._exit(128 + signum))
+    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(128 + signum))
+    try:
+        serve()
+    except BrokenPipeError:
+        os._exit(0)
+
+
 if __name__ == "__main__":
-    serve()
+    main()

@@ -3,6 +3,8 @@ with a small budget, and it catches planted model bugs, printing a program that 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
@@ -42,10 +44,11 @@ def _drop_discarded_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.clause("azul.invariant.tile-conservation", "azul.wall.discard-rest")
-def test_machine_catches_a_planted_bug_and_prints_a_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_machine_catches_a_planted_bug_and_prints_a_replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _drop_discarded_tiles(monkeypatch)
     with pytest.raises(MachineFailure) as caught:
-        run(machine_for(2, "coloured", {}), examples=20, steps=40)
+        run(machine_for(2, "coloured", {}, tmp_path), examples=20, steps=40)
+    assert list(tmp_path.iterdir())                           # its counterexample: here, not in the work tree
     failure = caught.value
     assert failure.kind == "tile-conservation"
     assert "replay with this program:" in str(failure) and "ScriptedChance(tiles=[" in str(failure)
