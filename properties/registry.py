@@ -119,6 +119,8 @@ class GameEntry:
     decided_by: Mapping[str, str] = attrs.field(factory=dict)   # simulate's table: label -> interpretation id
     renderers: Mapping[str, str] = attrs.field(factory=dict)   # kind ("text", "svg") -> "module:function"
     commands: tuple[str, ...] = ()  # "module:attr" click commands only this game has (azul: differential)
+    search: str = ""               # "module:attr": properties.search.hooks.SearchHooks (named --where
+                                   # conditions, how a witness file builds its game) (optional)
     peer_bench: str = ""            # "module:function": (games, seed, players) -> a peer engine's random
                                    # games (.games_per_s, .actions_per_s, .seconds) for `bench` (optional)
 

@@ -24,6 +24,7 @@ GAME = GameEntry(
     decided_by={"rounds where nobody took the marker from the centre": "azul.offer.marker-untaken"},
     renderers={"text": "model.azul.render:render"},
     scenarios="harness.azul.scenarios.api:API",
+    search="properties.azul.predicates:SEARCH",
     machine_hooks="properties.azul.hooks:MACHINE_HOOKS",
     commands=("harness.azul.differential_command:differential_command",),
     peer_bench="harness.azul.peer_bench:run",

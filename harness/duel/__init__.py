@@ -25,6 +25,7 @@ GAME = GameEntry(
     substep="properties.duel.hooks:substep",
     substeps="harness.duel.substeps:SUBSTEPS",
     scenarios="harness.duel.scenarios.api:API",
+    search="properties.duel.predicates:SEARCH",
     machine_hooks="properties.duel.hooks:MACHINE_HOOKS",
     commands=("harness.duel.scenario_commands:scenario_command", "harness.duel.scenario_commands:show_command"),
     draws_label="plates drawn blind (turns by number drawn)",

@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from harness.azul.scenarios.notation import NotationError, parse_counts
+from harness.azul.scenarios.stops import STOPS
 from harness.scenarios.locate import Locator
 from harness.scenarios.problems import LocatedInFile, Problems
 from harness.scenarios.reading import check_identity, read_toml
@@ -22,7 +23,7 @@ from spec import default_catalogue
 
 GAME = "azul"
 TOP_KEYS = {"game", "id", "description", "clauses", "interpretations", "seed", "given", "chance", "when", "then",
-            "readings"}
+            "readings", "stop"}
 READING_KEYS = {"interpretations", "then"}
 MERGED = ("p1", "p2", "p3", "p4", "factories")     # `then` tables a reading merges key by key
 REQUIRED = ("id", "description", "clauses")
@@ -37,7 +38,7 @@ GIVEN_PHASES = ("offer", "tiling")          # tiling: the offer is over, wall-ti
 PHASES = ("offer", "tiling", "over")
 SEATS = ("P1", "P2", "P3", "P4")
 # the fields building the position reads (a problem there means the position is not built)
-POSITION_FIELDS = ("given", "chance", "interpretations", "seed", "readings")
+POSITION_FIELDS = ("given", "chance", "interpretations", "seed", "readings", "stop")
 
 
 @attrs.frozen
@@ -69,6 +70,7 @@ class Scenario(LocatedInFile):
     locator: Locator = attrs.field(eq=False, repr=False)
     game: str = GAME
     readings: tuple[Reading, ...] = ()
+    stop: str | None = None            # harness/azul/scenarios/stops.py: where the run halts
 
     def under(self, reading: Reading) -> Scenario:
         """This scenario under one of its `readings`: those interpretations, `then` merged over."""
@@ -190,10 +192,15 @@ def load_scenario(path: Path | str) -> Scenario:
     then = table(data.get("then", {}), THEN_KEYS, "then", problems)
     check_then(then, "then", problems)
     readings = _check_reading_list(data, problems)
+    stop = data.get("stop")
+    if stop is not None and stop not in STOPS:
+        from harness.scenarios.schema import suggest
+        problems.add("stop", f"expected one of {', '.join(STOPS)}{suggest(str(stop), STOPS)}")
+        stop = None
     scenario = Scenario(
         id=sid, description=description, clauses=clauses, interpretations=interps,
         seed=typed(data.get("seed", 0), int, "seed", problems, 0), given=given, chance=chance,
-        steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc, readings=readings,
+        steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc, readings=readings, stop=stop,
     )
     if not problems.in_fields(*POSITION_FIELDS, but_unknown_keys=True):
         from harness.azul.scenarios.position import build_game  # building the position validates it

@@ -1,0 +1,123 @@
+"""`azul-rules search`: ask the rules whether something can happen, and get the game in which it
+does (a scenario file under fixtures/<game>/witnesses/) or what was explored without finding it."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from harness.errors import UserError
+from harness.game_option import check_players, game_option
+from properties.registry import get_game
+
+
+def _describe(label: str, explored: Any, found: int) -> str:
+    e = explored
+    return (f"{label}: {e.nodes:,} nodes, {e.positions:,} distinct positions, deepest round {e.deepest_round}, "
+            f"{e.cpu_seconds:.1f} CPU s, {found} witness(es){' (interrupted)' if e.interrupted else ''}")
+
+
+@click.command("search")
+@game_option
+@click.option("--players", type=int, default=None, help="Player count (default: the game's first).")
+@click.option("--decide", "decide", multiple=True, metavar="ID=ALT",
+              help="A game in which this alternative changes what happens (repeatable).")
+@click.option("--clause", "clauses", multiple=True, metavar="ID", help="A game that fires this clause (repeatable).")
+@click.option("--where", "wheres", multiple=True, metavar="EXPR|NAME",
+              help="A game after one of whose steps the condition holds: a named predicate or a Python "
+                   "expression over the view (properties/search/view.py). Repeatable.")
+@click.option("--all", "everything", is_flag=True,
+              help="One witness per non-default alternative and per clause with a model site.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--cpu-seconds", type=float, default=60.0, show_default=True, help="CPU-time budget of the search.")
+@click.option("--nodes", type=int, default=10**9, help="Node (action) budget of the search.")
+@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (same witnesses).")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Where witnesses go (default: fixtures/<game>/witnesses/).")
+@click.option("--list-predicates", is_flag=True, help="List the game's named --where conditions and exit.")
+def search_command(game: str, players: int | None, decide: tuple[str, ...], clauses: tuple[str, ...],
+                   wheres: tuple[str, ...], everything: bool, seed: int, cpu_seconds: float, nodes: int, jobs: int,
+                   out: Path | None, list_predicates: bool) -> None:
+    """Search both players' and chance's choices for a game in which something happens."""
+    from properties.search.replay import Setup
+    from properties.search.run import (
+        all_goals,
+        clause_goal,
+        decide_goal,
+        hooks_of,
+        search,
+        where_goal,
+    )
+    from properties.search.view import VIEW_NAMES
+    from properties.search.witness import witness_files
+
+    entry = get_game(game)
+    hooks = hooks_of(entry)
+    if list_predicates:
+        for name, p in sorted(hooks.predicates.items()):
+            click.echo(f"{name}{':N' if p.argument else ''}  {p.doc}")
+        click.echo("expression names: " + ", ".join(VIEW_NAMES + tuple(hooks.view(_start(entry, players)))))
+        return
+    players = check_players(game, players) if players is not None else None
+    if players == entry.players[0]:
+        players = None
+    if cpu_seconds <= 0 or nodes <= 0 or jobs < 1:
+        raise UserError("--cpu-seconds and --nodes must be positive, --jobs at least 1")
+    from properties.search.goals import Goal
+
+    goals: list[Goal] = [decide_goal(game, d, hooks) for d in decide]
+    goals += [clause_goal(entry, c, hooks) for c in clauses]
+    if wheres:
+        sample = _start(entry, players)
+        goals += [where_goal(w, hooks, sample) for w in wheres]
+    if everything:
+        goals += [g for g in all_goals(entry, hooks) if g not in goals]
+    if not goals:
+        raise UserError("nothing to search for: give --decide, --clause, --where or --all")
+    folder = out or Path("fixtures") / entry.fixtures_dir / "witnesses"
+
+    def say(text: str) -> None:
+        click.echo(text, err=True)
+
+    say(f"searching {len(goals)} goal(s) in {entry.title}"
+        f"{f' ({players} players)' if players else ''}: seed {seed}, {cpu_seconds:g} CPU s, jobs {jobs}")
+    result = search(game, goals, players=players, seed=seed, cpu_seconds=cpu_seconds, nodes=nodes, jobs=jobs,
+                    progress=lambda label, e, n: say("  " + _describe(label, e, n)))
+    setup = Setup(entry, hooks, players)
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = f"-{players}p" if players else ""
+    written: list[str] = []
+    for w in sorted(result.witnesses, key=lambda w: w.goal.key):
+        found_by = (f"Found by `azul-rules search --game {game}{f' --players {players}' if players else ''} "
+                    f"--seed {seed}` ({w.found.nodes:,} nodes; shrunk from {w.shrunk.before[0]} to "
+                    f"{w.shrunk.after[0]} actions).")
+        for f in witness_files(setup, w, found_by=found_by):
+            name = f.name.replace(".toml", f"{suffix}.toml", 1) if suffix else f.name
+            text = f.text.replace(f'id = "witness.{game}.', f'id = "witness.{game}{suffix}.', 1) if suffix else f.text
+            (folder / name).write_text(text)
+            written.append(str(folder / name))
+        click.echo(f"found   {w.goal.key}: {folder / (w.goal.slug + suffix)}.toml "
+                   f"({len(w.shrunk.actions)} actions, {w.shrunk.after[1]} draws, {w.cpu_seconds:.2f} CPU s)")
+        for g in w.also:
+            click.echo(f"found   {g.key}: the same witness")
+    for g in result.missing:
+        click.echo(f"not found within budget: {g.key}")
+    total = sum(e.nodes for _, e in result.explored)
+    positions = sum(e.positions for _, e in result.explored)
+    deepest = max((e.deepest_round for _, e in result.explored), default=0)
+    times = [w.cpu_seconds for w in result.witnesses]
+    spread = f"; CPU s per witness: median {statistics.median(times):.2f}, max {max(times):.2f}" if times else ""
+    click.echo(f"{len(result.witnesses)} witness file(s) for {len(goals) - len(result.missing)} of {len(goals)} "
+               f"goal(s); explored {total:,} nodes, {positions:,} distinct positions, deepest round {deepest}, "
+               f"{result.cpu_seconds:.1f} CPU s{spread}{'; interrupted (kept what was found)' if result.interrupted else ''}")
+    if result.missing and not result.witnesses:
+        sys.exit(1)
+
+
+def _start(entry: Any, players: int | None) -> Any:
+    from model.chance import SeededChance
+    return get_game(entry.name).load("new_game")(seed=0, players=players, chance=SeededChance(0))

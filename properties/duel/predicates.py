@@ -1,0 +1,133 @@
+"""Azul Duel's part of the search (properties/search/): named `--where` conditions, the extra names
+an expression may use, and the context a reading needs to matter (the tablets it scores)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from model.duel import Game
+from model.duel.game import new_game
+from model.duel.ruleset import Ruleset
+from properties.search.hooks import Predicate, SearchHooks
+
+TOKENS = 2                    # a player's Acquisition tokens per round (duel.acquire.tokens)
+TABLETS = "tablets"           # the context key: the tablet sides in play, comma-separated
+
+
+def view(game: Game) -> dict[str, Any]:
+    """bag, tower: tiles in each; tokens_left: per seat, the tokens not used this round."""
+    s = game.state
+    return {"bag": sum(s.bag), "tower": sum(s.tower), "tokens_left": tuple(TOKENS - p.tokens_used for p in s.players)}
+
+
+def _bag_empty(v: Mapping[str, Any]) -> bool:
+    return "restock" in v["kinds"]
+
+
+def _unfilled(v: Mapping[str, Any]) -> bool:
+    refilled = any("-> acquisition" in e and "setup" not in e for e in v["events"])
+    s = v["state"]
+    return refilled and any(not f.has_tiles for f in s.small)
+
+
+def _passes_with_token(v: Mapping[str, Any]) -> bool:
+    return any(k == "pass" and v["state"].players[p].tokens_used < TOKENS
+               for k, p in zip(v["kinds"], _players(v), strict=True))
+
+
+def _players(v: Mapping[str, Any]) -> list[int]:
+    return [int(e[1]) - 1 if e.startswith("P") else -1 for e in v["events"]]
+
+
+def _tie_without_tile(v: Mapping[str, Any]) -> bool:
+    return bool(v["over"]) and len(set(v["scores"])) == 1 and not any(p.start_tile for p in v["state"].players)
+
+
+def tiling_scores(at_least: int) -> Predicate:
+    def holds(v: Mapping[str, Any]) -> bool:
+        return any(n >= at_least for n in _tiling_points(v).values())
+
+    def distance(v: Mapping[str, Any]) -> float:
+        got = _tiling_points(v)
+        return max(0, at_least - max(got.values(), default=0)) if got else at_least
+
+    return Predicate(f"one Dome-tiling phase scores at least {at_least} points for one player", holds, distance,
+                     argument=tiling_scores)
+
+
+def _tiling_points(v: Mapping[str, Any]) -> dict[int, int]:
+    """Net points per seat of a step in which Dome-tiling ran (its score events)."""
+    if not any("duel.tiling" in e for e in v["events"]):
+        return {}
+    return dict(v["points"])
+
+
+def _colours_in_bag(v: Mapping[str, Any]) -> int:
+    return sum(1 for n in v["state"].bag if n)
+
+
+def _untaken(v: Mapping[str, Any]) -> bool:
+    return any("acquisition -> dome_tiling" in e for e in v["events"]) and v["state"].large.start_tile
+
+
+PREDICATES: dict[str, Predicate] = {
+    "bag-empty-at-refill": Predicate("the bag runs out while the Factories are refilled (the Tower restocks it)",
+                                     _bag_empty, lambda v: v["bag"]),
+    "factory-left-unfilled": Predicate("a refill leaves a small Factory without tiles", _unfilled,
+                                       lambda v: v["bag"]),
+    "pass-with-token-unused": Predicate("a player passes while holding an unused token", _passes_with_token),
+    "tiling-scores": tiling_scores(20),
+    "one-colour-bag": Predicate("the bag holds tiles of one colour only", lambda v: _colours_in_bag(v) == 1,
+                                lambda v: max(0, _colours_in_bag(v) - 1) * 4 + min(v["bag"], 20) / 5),
+    "start-tile-untaken": Predicate("an Acquisition ends with the Starting player tile still on the large Factory",
+                                    _untaken, lambda v: 0 if v["state"].large.start_tile else 1),
+    "tie-without-start-tile": Predicate("the game ends in a tie and nobody holds the Starting player tile",
+                                        _tie_without_tile,
+                                        lambda v: abs(v["scores"][0] - v["scores"][1]) + 10 * (not v["over"])),
+}
+
+
+def start(seed: int, overrides: Mapping[str, str], players: int | None, chance: Any) -> Game:
+    """A game from set-up (the scenario's `[chance] scope = "game"`); `tablets` in the context picks them."""
+    choices = dict(overrides)
+    tablets = choices.pop(TABLETS, None)
+    ruleset = Ruleset.build(choices, tablets=tuple(tablets.split(",")) if tablets else None)
+    return new_game(seed=seed, ruleset=ruleset, chance=chance)
+
+
+def context_lines(players: int | None, context: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    top = []
+    if TABLETS in context:
+        top.append("tablets = [" + ", ".join(f'"{t}"' for t in context[TABLETS].split(",")) + "]")
+    return top, []
+
+
+_COLOURFUL = {TABLETS: "colourful-rows,columns-complete,diagonals"}
+_CORNERS = {TABLETS: "rows-complete,columns-complete,corner-plates"}
+_OTHERS = {TABLETS: "colourful-rows,outer-spaces,wild-spaces"}
+_EMPTY_SPECIAL = {TABLETS: "rows-complete,columns-complete,empty-special-spaces"}
+
+# What a reading or a clause needs in play to matter at all: the tablets it scores.
+CONTEXTS: dict[str, dict[str, str]] = {
+    "duel.tablet.colourful-rows.full=full-row": _COLOURFUL,
+    "duel.tablet.colourful-rows.special=counts-as-colour": _COLOURFUL,
+    "duel.tablet.corner-values=upper-8-lower-3": _CORNERS,
+    "duel.tablet.outer-scope=outer-plates": _OTHERS,
+    "duel.tablet.colourful-rows": _COLOURFUL,
+    "duel.tablet.corner-plates": _CORNERS,
+    "duel.tablet.outer-spaces": _OTHERS,
+    "duel.tablet.wild-spaces": _OTHERS,
+    "duel.tablet.empty-special-spaces": _EMPTY_SPECIAL,
+}
+
+# The situation each rare reading needs, as a distance the search steers toward.
+STEER: dict[str, str] = {
+    "duel.refill.monochrome-unavoidable=leave-empty": "one-colour-bag",
+    "duel.refill.monochrome-unavoidable=restock-from-tower": "one-colour-bag",
+    "duel.end.tie-without-tile=round-starter": "tie-without-start-tile",
+    "duel.prep.untaken-start-tile=alternate": "start-tile-untaken",
+}
+
+SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS,
+                     steer=STEER)

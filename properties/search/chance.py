@@ -1,0 +1,141 @@
+"""Chance the search controls: every outcome is one the real game could produce (a colour the bag
+holds, a permutation of the plates, a chip in the supply, a seat), chosen by the search's own
+generator and recorded as it goes, so the game replays with `ScriptedChance(strict=True)`.
+
+`SearchChance` keeps the record (`ChanceRecord`); `FollowingChance` plays another ruleset's game
+on the same record, the way a scenario file's script is read (each queue in order), and says
+when the record has no more for it (`RecordExhausted`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from model.chance import ChanceScriptError, pick_weighted
+
+
+@attrs.define
+class ChanceRecord:
+    """What chance produced, in scenario form: the bag's draws, the plate order, chips, first seat."""
+
+    tiles: list[int] = attrs.field(factory=list)
+    plates: list[int] | None = None
+    chips: list[int] = attrs.field(factory=list)
+    first: int | None = None
+
+    def copy(self) -> ChanceRecord:
+        return ChanceRecord(self.tiles[:], None if self.plates is None else self.plates[:], self.chips[:], self.first)
+
+    def draws(self) -> int:
+        """How many scripted draws the record holds (tiles and chips; plates and seat count once)."""
+        return len(self.tiles) + len(self.chips) + (self.plates is not None) + (self.first is not None)
+
+
+# How chance chooses a tile, per style: `weighted` as the real bag does; `colour` uniform over the
+# colours the bag holds (rare colours come out as often as common ones); `same` repeats the last
+# colour drawn while the bag holds it (monochrome Factories, runs on one colour).
+TILE_STYLES = ("weighted", "colour", "same")
+
+
+class SearchChance:
+    """Chance chosen by the search: a private generator and a tile style, every outcome recorded."""
+
+    __slots__ = ("record", "rng", "style")
+
+    def __init__(self, seed: int = 0, style: str = "weighted", record: ChanceRecord | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.style = style
+        self.record = record if record is not None else ChanceRecord()
+
+    def reseed(self, seed: int, style: str) -> None:
+        """Branching from a snapshot: new choices from here on, the record so far kept."""
+        self.rng = random.Random(seed)
+        self.style = style
+
+    def fork(self) -> SearchChance:
+        twin = SearchChance.__new__(SearchChance)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.style = self.style
+        twin.record = self.record.copy()
+        return twin
+
+    def first_player(self, players: int = 2) -> int:
+        self.record.first = self.rng.randrange(players)
+        return self.record.first
+
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
+        out = sorted(plates)
+        self.rng.shuffle(out)
+        self.record.plates = out[:]
+        return out
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        style = self.style
+        tiles = self.record.tiles
+        if style == "same" and tiles and bag[tiles[-1]] > 0 and self.rng.random() < 0.8:
+            colour = tiles[-1]
+        elif style != "weighted":
+            colour = self.rng.choice([c for c, n in enumerate(bag) if n > 0])
+        else:
+            colour = pick_weighted(bag, self.rng.randrange(sum(bag)))
+        tiles.append(colour)
+        return colour
+
+    def draw_chip(self, supply: Sequence[int]) -> int:
+        chip = sorted(supply)[self.rng.randrange(len(supply))]
+        self.record.chips.append(chip)
+        return chip
+
+
+class RecordExhausted(Exception):
+    """A following game asked chance for more than the leading game's record holds so far."""
+
+
+class FollowingChance:
+    """Reads a leading game's record the way `ScriptedChance` reads a scenario's script: each queue
+    in order, a scripted colour the bag lacks is a ChanceScriptError; past the end, RecordExhausted."""
+
+    __slots__ = ("chip_at", "record", "tile_at")
+
+    def __init__(self, record: ChanceRecord, tile_at: int = 0, chip_at: int = 0) -> None:
+        self.record = record
+        self.tile_at = tile_at
+        self.chip_at = chip_at
+
+    def follow(self, record: ChanceRecord) -> FollowingChance:
+        """The same reading position on another (copied) record."""
+        return FollowingChance(record, self.tile_at, self.chip_at)
+
+    def fork(self) -> FollowingChance:
+        return FollowingChance(self.record, self.tile_at, self.chip_at)
+
+    def first_player(self, players: int = 2) -> int:
+        if self.record.first is None:
+            raise RecordExhausted("first player")
+        return self.record.first
+
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
+        if self.record.plates is None:
+            raise RecordExhausted("plate order")
+        return [p for p in self.record.plates if p in plates] + sorted(set(plates) - set(self.record.plates))
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        if self.tile_at >= len(self.record.tiles):
+            raise RecordExhausted("tiles")
+        colour = self.record.tiles[self.tile_at]
+        self.tile_at += 1
+        if bag[colour] == 0:
+            raise ChanceScriptError(f"scripted tile colour {colour} is not in the bag", colour=colour)
+        return colour
+
+    def draw_chip(self, supply: Sequence[int]) -> int:
+        if self.chip_at >= len(self.record.chips):
+            raise RecordExhausted("chips")
+        chip = self.record.chips[self.chip_at]
+        self.chip_at += 1
+        if chip not in supply:
+            raise ChanceScriptError(f"scripted chip {chip} is not in the supply")
+        return chip

@@ -1,0 +1,272 @@
+"""A search run: goals from what the designer asked (`--decide`, `--clause`, `--where`, `--all`),
+checked before any work; one exploration per ruleset (the defaults for clauses and conditions, each
+alternative with the default as its shadow for `--decide`); every find shrunk."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from model.errors import UserError
+from properties.registry import GameEntry, get_game
+from properties.search.engine import Budget, Explored, Explorer, Found
+from properties.search.goals import ClauseGoal, DecideGoal, Goal, WhereGoal
+from properties.search.hooks import DEFAULT_SEARCH_HOOKS, SearchHooks
+from properties.search.replay import Setup, Shrunk, goal_overrides, shrink
+from properties.search.view import VIEW_NAMES, check_expression
+
+
+def hooks_of(entry: GameEntry) -> SearchHooks:
+    return entry.load("search") if entry.has("search") else DEFAULT_SEARCH_HOOKS
+
+
+def interpretations(game: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """interpretation id -> (default, the alternatives the model runs), spec order."""
+    from spec import default_catalogue
+
+    implemented = get_game(game).load("implemented")
+    return {i.id: (i.default, tuple(implemented.get(i.id, ()))) for i in default_catalogue(game).interpretations
+            if implemented.get(i.id)}
+
+
+def model_site_clauses(entry: GameEntry) -> tuple[str, ...]:
+    """The clauses cited at a site of the game's model package (its `cite("...")` literals)."""
+    from spec import default_catalogue
+
+    package = entry.new_game.partition(":")[0].rsplit(".", 1)[0]
+    folder = Path(__file__).resolve().parents[2].joinpath(*package.split("."))
+    known = {c.id for c in default_catalogue(entry.name).clauses}
+    found: set[str] = set()
+    for path in sorted(folder.rglob("*.py")):
+        found |= set(re.findall(r"""\bcite\(\s*["']([a-z0-9.\-]+)["']""", path.read_text()))
+    return tuple(sorted(found & known))
+
+
+def context_of(hooks: SearchHooks, key: str) -> dict[str, str]:
+    """The context a goal needs ("ID=ALT" or a clause id): its own entry, else its chapter's."""
+    if key in hooks.contexts:
+        return dict(hooks.contexts[key])
+    parts = key.split(".")
+    for n in range(len(parts) - 1, 1, -1):
+        if ".".join(parts[:n]) in hooks.contexts:
+            return dict(hooks.contexts[".".join(parts[:n])])
+    return {}
+
+
+def decide_goal(game: str, text: str, hooks: SearchHooks) -> DecideGoal:
+    from spec.suggest import did_you_mean
+
+    if "=" not in text:
+        raise UserError(f"--decide {text!r}: expected ID=ALTERNATIVE")
+    interp, _, alt = (part.strip() for part in text.partition("="))
+    points = interpretations(game)
+    if interp not in points:
+        raise UserError(f"--decide: unknown interpretation point {interp!r}{did_you_mean(interp, points)} "
+                        f"(game {game!r})")
+    default, alts = points[interp]
+    if alt not in alts:
+        raise UserError(f"--decide: {interp} has no alternative {alt!r}{did_you_mean(alt, alts)} "
+                        f"(alternatives: {', '.join(alts)})")
+    if alt == default:
+        others = ", ".join(a for a in alts if a != default)
+        raise UserError(f"--decide: {interp}={alt} is the default; name another alternative ({others})")
+    return DecideGoal(interp, alt, default, context_of(hooks, f"{interp}={alt}"))
+
+
+def clause_goal(entry: GameEntry, clause: str, hooks: SearchHooks) -> ClauseGoal:
+    from spec.suggest import did_you_mean
+
+    sites = model_site_clauses(entry)
+    if clause not in sites:
+        from spec import default_catalogue
+        known = {c.id for c in default_catalogue(entry.name).clauses}
+        why = "has no model site (nothing in the model cites it)" if clause in known else "is no clause"
+        raise UserError(f"--clause: {clause!r} {why} in game {entry.name!r}{did_you_mean(clause, sites)}")
+    return ClauseGoal(clause, context_of(hooks, clause))
+
+
+def where_goal(text: str, hooks: SearchHooks, game: Any) -> WhereGoal:
+    """A named predicate (NAME or NAME:N), else an expression checked against the view's names."""
+    name, _, arg = text.partition(":")
+    if name in hooks.predicates:
+        predicate = hooks.predicates[name]
+        if arg:
+            if predicate.argument is None:
+                raise UserError(f"--where {text!r}: {name} takes no argument")
+            if not arg.strip().isdigit():
+                raise UserError(f"--where {text!r}: the argument after ':' must be a whole number")
+            predicate = predicate.argument(int(arg))
+        return WhereGoal(text, predicate=predicate)
+    names = tuple(VIEW_NAMES) + tuple(hooks.view(game))
+    looks_like_name = re.fullmatch(r"[a-z][a-z0-9-]*(:\d+)?", text) and "-" in text
+    if looks_like_name:
+        from spec.suggest import did_you_mean
+        raise UserError(f"--where: no predicate named {name!r}{did_you_mean(name, hooks.predicates)} "
+                        f"(named: {', '.join(sorted(hooks.predicates))})")
+    return WhereGoal(text, code=check_expression(text, names))
+
+
+@attrs.frozen
+class Witness:
+    goal: Goal
+    found: Found
+    shrunk: Shrunk
+    covers: tuple[str, ...] = ()                   # the clauses its replay fires
+    also: tuple[Goal, ...] = ()                    # other goals this witness answers (clauses it fires)
+    cpu_seconds: float = 0.0                       # CPU seconds to find and shrink it
+
+
+@attrs.define
+class SearchResult:
+    game: str
+    players: int | None
+    witnesses: list[Witness]
+    missing: list[Goal]
+    explored: list[tuple[str, Explored]]           # (ruleset label, what its exploration looked at)
+    cpu_seconds: float = 0.0
+    interrupted: bool = False
+
+
+def groups(goals: Sequence[Goal]) -> list[tuple[str, dict[str, str], dict[str, str] | None, list[Goal]]]:
+    """(label, overrides, shadow overrides, goals) per exploration: clauses and conditions under the
+    defaults together, each `--decide` alternative alone."""
+    out: list[tuple[str, dict[str, str], dict[str, str] | None, list[Goal]]] = []
+    contexts: dict[tuple[tuple[str, str], ...], list[Goal]] = {}
+    for g in goals:
+        if not isinstance(g, DecideGoal):
+            contexts.setdefault(getattr(g, "context", ()), []).append(g)
+    for context, plain in sorted(contexts.items()):
+        label = "defaults" + ("" if not context else " [" + ", ".join(f"{k}={v}" for k, v in context) + "]")
+        out.append((label, dict(context), None, plain))
+    for g in goals:
+        if isinstance(g, DecideGoal):
+            out.append((g.key, g.overrides, g.default_overrides, [g]))
+    return out
+
+
+PASSES = 3          # a goal not found in its first share of the budget gets up to this many tries
+
+
+def explore_group(game: str, players: int | None, label: str, overrides: dict[str, str],
+                  shadow: dict[str, str] | None, goals: list[Goal], seed: int, cpu_seconds: float,
+                  nodes: int) -> tuple[list[Witness], Explored, list[Goal]]:
+    """One exploration and the shrinking of what it found (a worker's unit for `--jobs`)."""
+    import time
+
+    started = time.process_time()
+    entry = get_game(game)
+    setup = Setup(entry, hooks_of(entry), players)
+    budget = Budget(cpu_seconds, nodes)
+    explorer = Explorer(setup, goals, seed, budget, overrides=overrides, shadow_overrides=shadow)
+    found, explored = explorer.run()
+    rarity = {f.goal: explorer.seen[("c", f.goal.clause)] if isinstance(f.goal, ClauseGoal) else -1 for f in found}
+    covered: dict[str, int] = {}
+    witnesses: list[Witness] = []
+    also: dict[int, list[Goal]] = {}
+    try:
+        for f in sorted(found, key=lambda f: (rarity[f.goal], f.goal.key)):   # rarest clauses first
+            if isinstance(f.goal, ClauseGoal) and f.goal.clause in covered:
+                also.setdefault(covered[f.goal.clause], []).append(f.goal)
+                continue
+            before = time.process_time()
+            shrunk = shrink(setup, f.goal, f.actions, f.record)
+            fired = fired_clauses(setup, f.goal, shrunk)
+            witnesses.append(Witness(f.goal, f, shrunk, fired,
+                                     cpu_seconds=f.cpu_seconds + time.process_time() - before))
+            if isinstance(f.goal, ClauseGoal):
+                for clause in fired:
+                    covered.setdefault(clause, len(witnesses) - 1)
+    except KeyboardInterrupt:
+        explored.interrupted = True
+    witnesses = [attrs.evolve(w, also=tuple(also.get(n, ()))) for n, w in enumerate(witnesses)]
+    explored.cpu_seconds = time.process_time() - started
+    answered = {w.goal for w in witnesses} | {g for w in witnesses for g in w.also}
+    return witnesses, explored, [g for g in goals if g not in answered]
+
+
+def search(game: str, goals: Sequence[Goal], *, players: int | None = None, seed: int = 0,
+           cpu_seconds: float = 60.0, nodes: int = 10**9, jobs: int = 1,
+           progress: Callable[[str, Explored, int], None] | None = None) -> SearchResult:
+    """Explore for every goal within the budget, shrink what was found. The budget is shared out in
+    passes: each exploration still wanting something gets an equal share of what is left (shares are
+    fixed before a pass starts, so `--jobs` changes nothing but the wall time). Ctrl-C stops and keeps
+    (and shrinks) what was found."""
+    result = SearchResult(game, players, [], [], [])
+    todo = groups(goals)
+    spent_cpu = 0.0
+    spent_nodes = 0
+    for attempt in range(PASSES):
+        if not todo:
+            break
+        share_cpu = max(0.0, cpu_seconds - spent_cpu) / len(todo) * (1.0 if attempt == PASSES - 1 else 0.5)
+        share_nodes = max(0, nodes - spent_nodes) // len(todo) // (1 if attempt == PASSES - 1 else 2)
+        if share_nodes <= 0 or share_cpu <= 0:
+            break
+        args = [(game, players, label, overrides, shadow, wanted, seed * 1000 + k * 10 + attempt, share_cpu,
+                 share_nodes) for k, (label, overrides, shadow, wanted) in enumerate(todo)]
+        outcomes = _map(args, jobs)
+        still = []
+        for (label, overrides, shadow, _), (witnesses, explored, pending) in zip(todo, outcomes, strict=True):
+            result.witnesses += witnesses
+            result.explored.append((f"{label} (pass {attempt + 1})", explored))
+            spent_cpu += explored.cpu_seconds
+            spent_nodes += explored.nodes
+            if progress is not None:
+                progress(label, explored, len(witnesses))
+            if explored.interrupted:
+                result.interrupted = True
+            if pending:
+                still.append((label, overrides, shadow, pending))
+        todo = still
+        if result.interrupted:
+            break
+    result.missing = [g for _, _, _, rest in todo for g in rest]
+    result.cpu_seconds = spent_cpu
+    return result
+
+
+def _map(args: list[tuple[Any, ...]], jobs: int) -> list[tuple[list[Witness], Explored, list[Goal]]]:
+    if jobs <= 1 or len(args) <= 1:
+        out = []
+        for a in args:
+            out.append(explore_group(*a))
+            if out[-1][1].interrupted:
+                break
+        return out
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(explore_group, *zip(*args, strict=True)))
+
+
+def fired_clauses(setup: Setup, goal: Goal, shrunk: Shrunk) -> tuple[str, ...]:
+    """The clauses the witness's replay fires (set-up included), for its file's `clauses`."""
+    from model.clauses import RECORDER, recording
+    from properties.search.replay import script_of
+
+    fired: set[str] = set()
+    with recording():
+        game = setup.start(goal_overrides(goal), script_of(shrunk.record, setup.seed, not isinstance(goal, DecideGoal)))
+        fired |= set(RECORDER.clauses)
+        for text in shrunk.actions:
+            action = next(a for a in game.legal_actions() if str(a) == text)
+            game.apply(action)
+            if game.is_over:
+                game.outcome()
+            fired |= set(RECORDER.clauses)
+    return tuple(sorted(fired))
+
+
+def all_goals(entry: GameEntry, hooks: SearchHooks) -> list[Goal]:
+    """One goal per non-default alternative of every interpretation point, one per model-site clause."""
+    goals: list[Goal] = []
+    for interp, (default, alts) in interpretations(entry.name).items():
+        for alt in alts:
+            if alt != default:
+                goals.append(DecideGoal(interp, alt, default, context_of(hooks, f"{interp}={alt}")))
+    goals += [ClauseGoal(c, context_of(hooks, c)) for c in model_site_clauses(entry)]
+    return goals

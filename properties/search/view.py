@@ -1,0 +1,120 @@
+"""What a `--where` condition sees: a read-only view of the position after a step and of the step.
+
+Names every game offers (a game's hooks may add more, properties/<game>/predicates.py):
+
+    state     the position (read-only: lists read as tuples, nothing can be assigned)
+    events    the step's events as the scenario notation prints them (tuple of str)
+    kinds     the step's event kinds ("score", "pass", ...), in order
+    clauses   the clause ids the step's events name
+    points    {seat: points the step's events gave that seat} (score, bonus, penalty, pay)
+    action    the action just played, in the scenario notation ("" at set-up)
+    player    the seat that played it (0-based; -1 at set-up)
+    round, phase, step    where play stands (step: actions played so far)
+    scores    the score of each seat (tuple)
+    over      the game has ended; `winner` its winner seat (None: a draw, or not over)
+
+Expressions are Python expressions over these names and a few built-ins (len, sum, min, max, any,
+all, sorted, abs, set, tuple, range, str, int); no attribute starting with `_`, no import, no
+assignment. A bad expression is one line naming the problem (`check_expression`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from model.errors import UserError
+from model.events import Event
+from model.protocol import Game
+
+BUILTINS: dict[str, Any] = {f.__name__: f for f in (len, sum, min, max, any, all, sorted, abs, set, tuple,
+                                                    range, str, int)}
+BUILTINS.update({"True": True, "False": False, "None": None})
+VIEW_NAMES = ("state", "events", "kinds", "clauses", "points", "action", "player", "round", "phase", "step",
+              "scores", "over", "winner")
+
+
+class ReadOnly:
+    """An object seen through glass: attributes read, lists as tuples, nothing assignable."""
+
+    __slots__ = ("_target",)
+
+    def __init__(self, target: Any) -> None:
+        object.__setattr__(self, "_target", target)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(f"no attribute {name!r} (names starting with '_' are hidden)")
+        return read_only(getattr(self._target, name))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("the position is read-only")
+
+    def __repr__(self) -> str:
+        return repr(self._target)
+
+
+def read_only(value: Any) -> Any:
+    if isinstance(value, (int, float, str, bool, type(None))):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(read_only(v) for v in value)
+    if isinstance(value, dict):
+        return MappingProxyType({k: read_only(v) for k, v in value.items()})
+    return ReadOnly(value)
+
+
+def step_view(game: Game, events: Sequence[Event], action: str, player: int, step: int,
+              scores: Sequence[int], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The names a condition sees after one step."""
+    points: dict[int, int] = {}
+    for e in events:
+        if e.points and e.player is not None:
+            points[e.player] = points.get(e.player, 0) + e.points
+    outcome = game.outcome() if game.is_over else None
+    return {"state": ReadOnly(game.state), "events": tuple(str(e) for e in events),
+            "kinds": tuple(e.kind for e in events), "clauses": tuple(e.clause for e in events),
+            "points": MappingProxyType(points), "action": action, "player": player,
+            "round": getattr(game.state, "round", 0), "phase": str(getattr(game.state, "phase", "")),
+            "step": step, "scores": tuple(scores), "over": outcome is not None,
+            "winner": outcome.winner if outcome else None, **extra}
+
+
+_ALLOWED = (ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.Call, ast.Name,
+            ast.Load, ast.Constant, ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Set,
+            ast.Dict, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.comprehension, ast.Store,
+            ast.operator, ast.boolop, ast.unaryop, ast.cmpop, ast.keyword, ast.Starred)
+
+
+def check_expression(text: str, names: Sequence[str]) -> Any:
+    """Compile a `--where` expression, or UserError (one line) naming what is wrong with it."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        col = f" at column {exc.offset}" if exc.offset else ""
+        raise UserError(f"--where {text!r}: not a Python expression{col}: {exc.msg}") from None
+    bound = {n.id for node in ast.walk(tree) if isinstance(node, ast.comprehension)
+             for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+    known = set(names) | set(BUILTINS) | bound
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED):
+            raise UserError(f"--where {text!r}: {type(node).__name__.lower()} is not allowed in a condition "
+                            "(an expression over the view's names only)")
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            raise UserError(f"--where {text!r}: attribute {node.attr!r} is hidden (names starting with '_')")
+        if isinstance(node, ast.Name) and node.id not in known:
+            from spec.suggest import did_you_mean
+            raise UserError(f"--where {text!r}: unknown name {node.id!r}{did_you_mean(node.id, sorted(known))} "
+                            f"(names: {', '.join(sorted(set(names)))})")
+    return compile(tree, "<--where>", "eval")
+
+
+def evaluate(code: Any, text: str, view: Mapping[str, Any]) -> bool:
+    """The condition's truth on one view; UserError (one line) when evaluating it fails."""
+    try:
+        return bool(eval(code, {**view, "__builtins__": BUILTINS}))
+    except Exception as exc:  # noqa: BLE001 -- the designer's expression failed, not the model: one line
+        raise UserError(f"--where {text!r}: {type(exc).__name__}: {exc} (at step {view.get('step')}, "
+                        f"action {view.get('action')!r})") from None
