@@ -5,13 +5,12 @@ step and at the end (at a stop, those that apply there: stops.NOT_AT_A_STOP)."""
 
 from __future__ import annotations
 
-import attrs
-
 from harness.azul.scenarios.expectations import check_then
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
 from harness.azul.scenarios.stops import NOT_AT_A_STOP, StoppingGame
 from harness.scenarios.problems import chance_problem
+from harness.scenarios.readings import run_every_reading
 from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
 from model.azul import IllegalAction, parse_action
@@ -44,13 +43,7 @@ def _stop_diffs(scenario: Scenario, game: Game, unplayed: int) -> list[str]:
 
 def run_scenario(scenario: Scenario) -> ScenarioResult:
     """The file's own reading, then each of its `readings` (their diffs say which reading)."""
-    result = _run_one(scenario)
-    diffs, ran = list(result.diffs), result.steps_run
-    for reading in scenario.readings:
-        other = _run_one(scenario.under(reading))
-        diffs += [f"{reading.field} ({reading.label}): {d}" for d in other.diffs]
-        ran += other.steps_run
-    return attrs.evolve(result, passed=not diffs, diffs=tuple(diffs), steps_run=ran)
+    return run_every_reading(scenario, _run_one, Scenario.under)
 
 
 def _run_one(scenario: Scenario) -> ScenarioResult:
