@@ -142,7 +142,7 @@ def _drawing(anything: Any) -> Any:
     return ProcessPoolExecutor(1) if anything else contextlib.nullcontext()
 
 
-def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[str, str]] | None") -> Path:
+def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: Future[dict[str, str]] | None) -> Path:
     columns = _matrix_columns()
     edges = [{"source": a, "target": b, "guard": d["guard"], "clauses": list(d["clauses"]),
               "visits": int(inputs.edge_visits.get((a, b), 0))} for a, b, d in sorted(phase_graph().edges(data=True))]
@@ -150,7 +150,7 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[st
     substeps_svg = svg_of(substep_dot(inputs.substep_visits, inputs.edge_visits))
     tests_passed = sum(e.get("outcome") == "passed" for e in inputs.tests.values())
     clauses_json = [c.to_json() for c in inputs.clauses]
-    defaults_in_play = [
+    defaults_in_play: list[dict[str, Any]] = [          # id, default (text), hits (int)
         {"id": i.id, "default": i.default, "hits": int(inputs.alternative_hits.get(f"{i.id}={i.default}", 0))}
         for i in inputs.catalogue.interpretations]
     totals = summary(inputs.clauses)["total"]
@@ -182,7 +182,7 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[st
         "policy_scores": {k: list(v) for k, v in inputs.policy_scores.items()},   # azul-rules diff
         "chapters": sorted({c.chapter for c in inputs.clauses}), "kinds": sorted({c.kind for c in inputs.clauses}),
         "defaults_in_play": defaults_in_play,
-        "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "profile": inputs.profile, "summary": summary(inputs.clauses), "clauses": clauses_json,
         "matrix": inputs.matrix, "matrix_games": inputs.matrix_games, "columns": columns, "edges": edges,
         "svg": svg, "gaps": _gaps(inputs.catalogue), "campaign": dict(inputs.campaign), "games": inputs.games,
@@ -280,7 +280,7 @@ def _overview(inputs: ReportInputs, context: Mapping[str, Any], verdict: Mapping
                                    (f"game-{name}-points", "interpretation points"),
                                    (f"game-{name}-search", "found by search")]})
     matrices = [inputs.matrix, *(g["matrix"] for g in context["other_games"])]
-    for g, rows, prefix in zip(games, matrices, prefixes):
+    for g, rows, prefix in zip(games, matrices, prefixes, strict=True):
         g["defaults_broken"] = any(r["broken"] for r in rows if not r.get("overrides"))
         g["failing"] = sum(any(str(c).startswith(prefix) for c in e.get("declared", ())) for e in failing)
         if g["failing"]:
@@ -311,7 +311,7 @@ def _found_by_search(inputs: ReportInputs, context: dict[str, Any], tmp: Path) -
         found = section(name, root, inputs.searched.get(name))
         for row in found["rows"]:
             row["links"] = [{"shown": shown, "href": copied(name, f), "name": Path(f).name}
-                            for f, shown in zip(row["files"], row["shown"])]
+                            for f, shown in zip(row["files"], row["shown"], strict=True)]
         where["search"] = found
         rows = decided_by_witness(where["matrix"], name, root)
         for row in rows:

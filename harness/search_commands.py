@@ -97,9 +97,12 @@ def search_command(ctx: click.Context, game: str, players: int | None, decide: t
     if not goals:
         raise UserError("nothing to search for: give --decide, --clause, --where or --all")
     folder = out or Path("fixtures") / entry.fixtures_dir / "witnesses"
-    say = lambda text: click.echo(text, err=True)
+
+    def say(text: str) -> None:
+        click.echo(text, err=True)
+
     say(f"searching {len(goals)} goal(s) in {entry.title}"
-              f"{f' ({players} players)' if players else ''}: seed {seed}, {cpu_seconds:g} CPU s, jobs {jobs}")
+        f"{f' ({players} players)' if players else ''}: seed {seed}, {cpu_seconds:g} CPU s, jobs {jobs}")
     result = search(game, goals, players=players, seed=seed, cpu_seconds=cpu_seconds, nodes=nodes, jobs=jobs,
                     progress=lambda label, e, n: say("  " + _describe(label, e, n)))
     for key, path, w in write_witnesses(result, entry, folder, seed):

@@ -1,5 +1,6 @@
-"""`azul-rules verify`: spec lint -> scenarios -> tests and properties -> search -> simulation ->
-interpretation matrix -> coverage -> report, with a progress display per stage and a final summary.
+"""`azul-rules verify`: [code lint, with --lint] -> spec lint -> scenarios -> tests and properties ->
+search -> simulation -> interpretation matrix -> coverage -> report, with a progress display per
+stage and a final summary.
 
 Everything the run writes goes into the output folder (`--out`): the report, pytest's log
 (`pytest.log`) and the counterexamples found (`counterexamples/`); its scratch files live in a
@@ -26,12 +27,22 @@ from rich.markup import escape
 from rich.table import Table
 
 from harness.ahead import Ahead
-from properties.cluster import Workers, opened, workers_of
-from harness.coverage import (GUARDED, NOT_MEASURED, ROOT, SURVIVOR, UNGUARDABLE, compute, guard_statuses, lint,
-                              load_test_results, summary)
 from harness.ci import junit_args
-from harness.coverage import suspects
+from harness.coverage import (
+    GUARDED,
+    NOT_MEASURED,
+    ROOT,
+    SURVIVOR,
+    UNGUARDABLE,
+    compute,
+    guard_statuses,
+    lint,
+    load_test_results,
+    summary,
+    suspects,
+)
 from harness.report import ReportInputs, build_report
+from properties.cluster import Workers, opened, workers_of
 from spec import default_catalogue, validate
 
 PROFILES: dict[str, dict[str, int]] = {
@@ -140,16 +151,18 @@ def red_reason(stages: list[Stage]) -> str | None:
 
 
 def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = None,
-           console: Console | None = None, measure_on_red: bool = False) -> int:
+           console: Console | None = None, measure_on_red: bool = False, code_lint: bool = False) -> int:
     """Run every stage; 0 when all passed, 1 when any failed, 130 when interrupted (Ctrl-C). When the
     tests or scenarios fail, mutation, the campaign and the matrix are reported "not run: tests
-    failed" (`measure_on_red` runs them anyway); tests/mutants.json is never written then."""
+    failed" (`measure_on_red` runs them anyway); tests/mutants.json is never written then.
+    `code_lint`: first, the stage "code lint" (ruff and mypy, `make lint`); its findings fail the
+    run but stop no other stage."""
     console = console or Console()
     stages: list[Stage] = []
     started = time.time()
     work = Path(tempfile.mkdtemp(prefix="azul-verify-"))
     try:
-        return _verify(profile, Path(out), jobs, console, stages, work, measure_on_red)
+        return _verify(profile, Path(out), jobs, console, stages, work, measure_on_red, code_lint)
     except KeyboardInterrupt:
         _tidy_interrupted_report(Path(out), started)
         console.print()
@@ -161,12 +174,15 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
 
 
 def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages: list[Stage], work: Path,
-            measure_on_red: bool = False) -> int:
+            measure_on_red: bool = False, code_lint: bool = False) -> int:
     settings = PROFILES[profile]
     jobs = jobs or max(1, os.cpu_count() or 1)
     found = work / "counterexamples"            # copied into the report at the end
 
     from properties.registry import DEFAULT_GAME, game_names
+
+    if code_lint:
+        _stage(console, stages, CODE_LINT, _code_lint)
 
     def spec_lint(st: Stage) -> None:
         problems = [p for g in game_names() for p in validate(game=g)[1]]
@@ -185,7 +201,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         from properties.watchdog import TimeBudgetExceeded, alarm, limit_memory
         limit_memory()                  # watchdogs: a runaway fails with MemoryError (docs/design.md)
         files = list(scenario_files([ROOT / "fixtures"]))
-        failed = []
+        failed: list[str] = []
         for n, path in enumerate(files):
             st.progress(f"{n}/{len(files)} files, {len(failed)} failed")
             try:
@@ -351,8 +367,8 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
     started once, not once per campaign, matrix or player count, and given every stage's games at
     once (harness.ahead), so it never idles between stages. The campaign, the matrix's rows and the
     other games' report sections."""
-    from properties.registry import DEFAULT_GAME, game_names
     from properties.matrix import run_matrix
+    from properties.registry import DEFAULT_GAME, game_names
     from properties.simulate import CampaignReport, run_campaign
 
     other_games = [g for g in game_names() if g != DEFAULT_GAME]
@@ -511,8 +527,8 @@ def _game_plays(game: str, settings: Mapping[str, Any], workers: Workers, found:
                 ahead: bool) -> tuple[Ahead[list[Any]], Ahead[list[Any]]]:
     """A game other than the default: its campaigns (one per player count) and its matrix, on
     `workers`, started now when `ahead`."""
-    from properties.registry import get_game
     from properties.matrix import run_matrix
+    from properties.registry import get_game
     from properties.simulate import run_campaign
 
     entry = get_game(game)
@@ -533,8 +549,8 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     against its own thresholds; what the report's section for the game shows. `plays`: its campaigns
     and matrix, handed to the shared workers by `_game_plays`; `jobs` runs its mutation analysis."""
     from harness.coverage import compute, lint, summary
-    from properties.registry import get_game
     from properties.matrix import columns
+    from properties.registry import get_game
     from properties.simulate import group_failures, write_failure
 
     entry = get_game(game)
@@ -606,6 +622,18 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
                          "failures": sum(len(c.failures) for c in campaigns),
                          "players": list(entry.players), "policy": "uniform"},
             "thresholds": {"asserted": asserted_threshold(game), "guarded": guarded_threshold(game)}}
+
+
+CODE_LINT = "code lint"         # ruff and mypy (`make lint`); not a red stage: the games measure the same
+
+
+def _code_lint(st: Stage) -> None:
+    """ruff and mypy over the checkout, as configured in pyproject.toml; every finding is named."""
+    from harness.code_lint import code_lint
+    results = code_lint(ROOT)
+    st.ok = all(r.ok for r in results)
+    st.failures = [f for r in results for f in r.findings]
+    st.detail = "; ".join(f"{r.tool}: {r.summary}" for r in results)
 
 
 def _shown(path: Path) -> str:

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from model.duel import Game, new_game
 from model.clauses import RECORDER, recording
+from model.duel import Game, new_game
 from model.duel.colours import EMPTY, SPECIAL, WILD
 from model.duel.ruleset import Ruleset
 from model.duel.scoring import tablet_points
@@ -111,7 +111,7 @@ def test_special_tile_reading_decides_nothing_in_a_row_without_a_special_tile() 
     assert _score("colourful-rows", four_colours_and_special) == 0
     for rules in (counts, DEFAULT):
         assert _decisions("duel.tablet.colourful-rows.special",
-                          lambda: _score("colourful-rows", four_colours_and_special, rules)) == 1
+                          lambda rules=rules: _score("colourful-rows", four_colours_and_special, rules)) == 1
 
 
 # --- duel.tablet.corner-plates -------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_tablet_floor_point_decides_nothing_when_the_readings_agree(score: int, 
     for reading in ("net-then-floor", "losses-first"):
         box: list[Game] = []
         decided = _decisions("duel.end.tablet-floor",
-                             lambda: box.append(_round_five_end(score, full_row, reading)))
+                             lambda box=box, reading=reading: box.append(_round_five_end(score, full_row, reading)))
         assert box[0].state.players[0].score == final, reading
         assert decided == 0, reading
 
@@ -337,7 +337,8 @@ def test_under_full_row_a_gappy_row_with_the_special_tile_decides_nothing() -> N
     for special in ("counts-as-colour", "not-a-colour"):
         rules = Ruleset.build({**both, "duel.tablet.colourful-rows.special": special})
         assert _score("colourful-rows", gappy, rules) == 0
-        assert _decisions("duel.tablet.colourful-rows.special", lambda: _score("colourful-rows", gappy, rules)) == 0
+        assert _decisions("duel.tablet.colourful-rows.special",
+                          lambda rules=rules: _score("colourful-rows", gappy, rules)) == 0
     full = _row(0, [B, Y, R, K, SPECIAL, B])
     rules = Ruleset.build({**both, "duel.tablet.colourful-rows.special": "counts-as-colour"})
     assert _decisions("duel.tablet.colourful-rows.special", lambda: _score("colourful-rows", full, rules)) == 1
