@@ -420,3 +420,19 @@ def test_a_large_sun_left_empty_by_the_one_colour_rule_with_an_empty_tower_ran_n
     events = start_tiling(g)
     assert sum(s.large.sun) == 0 and sum(s.bag) > 0
     assert not _ran_out(events)
+
+
+@pytest.mark.clause("duel.prep.factories-refill", "duel.prep.rare-empty")
+def test_a_large_sun_left_empty_with_the_bag_just_used_up_and_tiles_in_the_tower_ran_nothing_out() -> None:
+    """Under leave-empty a bag of 16 blues leaves the large sun empty (its five blues go back) and the
+    small Factories then take exactly the 16 blues: the bag is empty, but the Tower still holds tiles,
+    so nothing ran out and no shortage is reported."""
+    g = bare(5, **{"duel.refill.monochrome-unavoidable": "leave-empty", "duel.prep.refill-order": "large-first"})
+    empty_table(g)
+    s = g.state
+    s.bag = [16, 0, 0, 0, 0]
+    s.tower = [0, 4, 4, 4, 4]
+    events = start_tiling(g)
+    assert sum(s.large.sun) == 0 and [sum(f.sun) for f in s.small] == [4, 4, 4, 4]
+    assert not any(s.bag) and any(s.tower)
+    assert not _ran_out(events)

@@ -309,6 +309,26 @@ def test_one_chip_cannot_replace_a_missing_tile(round_one: dict[str, Any]) -> No
     assert g.state == before
 
 
+
+@pytest.mark.clause("duel.bonus.complete-line")
+def test_more_chips_than_three_per_missing_tile_are_refused(round_one: dict[str, Any]) -> None:
+    """A missing tile takes at most three chips: four face-up chips (two of them red) offered for the
+    one tile line 3 lacks are refused for that reason, and the chip decision is not offered them."""
+    def setup(g: Any) -> None:
+        put_plate(g, 0, 3, 3)                  # row 3: turquoise, red
+        set_line(g, 0, 3, R, 2)                # one tile missing
+        give_chips(g, 0, 1, 2, 4, 5)           # C04 blue/red, C05 red, two more
+
+    g, _ = tiled(round_one, setup)
+    assert g.state.pending.kind == "bonus"
+    assert "bonus C01+C02+C04+C05" not in [str(a) for a in g.legal_actions()]
+    before = g.state.copy()
+    with pytest.raises(IllegalAction) as err:
+        g.apply(parse_action("bonus C01+C02+C04+C05"))
+    assert err.value.clause == "duel.bonus.complete-line"
+    assert err.value.reason == "1 missing tile(s) take 2 matching or 3 any chips each"
+    assert g.state == before
+
 # --- duel.bonus.timing=after-pass: the second pass over the lines ------------------------------------
 
 AFTER_PASS = {"duel.bonus.timing": "after-pass"}
