@@ -1,5 +1,5 @@
-"""`azul-rules verify`: spec lint -> scenarios -> tests and properties -> simulation -> interpretation
-matrix -> coverage -> report, with a progress display per stage and a final summary.
+"""`azul-rules verify`: spec lint -> scenarios -> tests and properties -> search -> simulation ->
+interpretation matrix -> coverage -> report, with a progress display per stage and a final summary.
 
 Everything the run writes goes into the output folder (`--out`): the report, pytest's log
 (`pytest.log`) and the counterexamples found (`counterexamples/`); its scratch files live in a
@@ -40,10 +40,16 @@ PROFILES: dict[str, dict[str, int]] = {
     # must not depend on the machine's load (a 300 s budget made CI red on a busy box, issue 22).
     # About 1 CPU s a mutant (`duel.score.broken-penalty`: 38 mutants, 30 CPU s on a fresh clone).
     # A caller may still pass mutation_seconds (a clock) for a run it wants cut short.
-    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_mutants": 400},
-    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_mutants": 2400},
-    "deep": {"games": 10000, "matrix_games": 400, "shrink": 1},   # Hypothesis shrinks each broken row
+    # search_nodes: the node budget of the search stage, per game, for the questions no committed
+    # witness answers yet (a count, not seconds, for the same reason; the seed is fixed). ci: 60,000
+    # nodes took 7.1 CPU s for Duel's 10 open questions and 6.6 CPU s for classic's 4 (search and
+    # shrinking, on main 2026-12-02).
+    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_mutants": 400, "search_nodes": 60_000},
+    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_mutants": 2400, "search_nodes": 600_000},
+    "deep": {"games": 10000, "matrix_games": 400, "shrink": 1,    # Hypothesis shrinks each broken row
+             "search_nodes": 6_000_000},
 }
+SEARCH_SEED = 0                 # the search stage's seed: the same witnesses every run
 
 INTERRUPTED = 130               # the shell's status for a run ended by Ctrl-C (128 + SIGINT)
 PROGRESS_EVERY = 10.0           # seconds between progress lines when the output is not a terminal
@@ -235,6 +241,21 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     test_results = load_test_results(tests_json)
     red = red_reason(stages)
     skip = red if red and not measure_on_red else None
+    searched: dict[str, dict[str, Any]] = {}
+    for game in game_names():          # committed witnesses ran in the scenarios stage (fixtures/<game>/witnesses/)
+        def searching(st: Stage, game: str = game) -> None:
+            searched[game] = search_stage(game, ROOT, settings["search_nodes"], SEARCH_SEED, work / "witnesses")
+            found, missing = searched[game]["found"], searched[game]["missing"]
+            st.detail = (f"{len(found)} found, {len(missing)} not found within budget, of the questions no "
+                         f"committed witness answers; {searched[game]['explored']}")
+            st.failures = []            # not found is an answer, never a failure
+        name = "search" if game == DEFAULT_GAME else f"{game}: search"
+        if settings.get("search_nodes", 0) <= 0:    # a profile without a budget has no search stage
+            continue
+        if skip:
+            _skip(console, stages, name, skip)
+        else:
+            _stage(console, stages, name, searching)
 
     def mutation(st: Stage) -> dict[str, dict[str, Any]]:
         return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold(), save=not red)
@@ -284,12 +305,41 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
                                                                    for sc in g.scores]},
                                   substep_visits=campaign.totals("substep_hits"), fixtures=ROOT / "fixtures",
                                   suspects=[sp.to_json() for sp in suspects(catalogue, test_results)],
-                                  other_games=others),
+                                  other_games=others, searched=searched),
                      out)
         _publish(out, log, found)
         st.detail = f"{out}/index.html, coverage.md, coverage.json, pytest.log"
     _stage(console, stages, "report", report)
     return _finish(console, stages)
+
+
+def search_stage(game: str, root: Path, nodes: int, seed: int, out: Path) -> dict[str, Any]:
+    """Search (`nodes` in all, `seed`) for the questions of `azul-rules search --all` that no
+    committed witness under root/fixtures answers yet, at the game's first player count. Found
+    witnesses are written into `out`/<game>/ (the report's, never fixtures/): `found` (goal key ->
+    files), `missing` (goal keys), `explored` (what was looked at), `nodes`."""
+    from harness.found_by_search import unanswered
+    from harness.search_commands import write_witnesses
+    from properties.registry import get_game
+    from properties.search.run import search
+
+    goals = unanswered(game, root)
+    if not goals:
+        return {"found": {}, "missing": [], "nodes": 0,
+                "explored": "nothing to search: a committed witness answers every question"}
+    result = search(game, goals, seed=seed, cpu_seconds=float("inf"), nodes=nodes)
+    if result.interrupted:              # the search keeps what it found on Ctrl-C; verify stops
+        raise KeyboardInterrupt
+    found: dict[str, list[str]] = {}
+    for key, path, _ in write_witnesses(result, get_game(game), out / game, seed) if result.witnesses else []:
+        twin = path.with_name(path.name[:-len(".toml")] + ".default.toml")
+        found[key] = [str(path)] + ([str(twin)] if twin.is_file() else [])
+    spent = sum(e.nodes for _, e in result.explored)
+    positions = sum(e.positions for _, e in result.explored)
+    deepest = max((e.deepest_round for _, e in result.explored), default=0)
+    explored = (f"{spent:,} nodes (budget {nodes:,}, seed {seed}), {positions:,} distinct positions, deepest round "
+                f"{deepest}, {result.cpu_seconds:.1f} CPU s, for {len(goals)} question(s)")
+    return {"found": found, "missing": [g.key for g in result.missing], "nodes": spent, "explored": explored}
 
 
 def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console, stages: list[Stage], found: Path,
