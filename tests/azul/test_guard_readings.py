@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 
 from model.azul import IMPLEMENTED, IllegalAction, parse_action
-from tests.azul.guard import record
+from tests.azul.guard import Record, record
 from tests.azul.helpers import BLUE, RED, bare, end_offer, set_line, settle
 
 
-def readings(fired: object, interp: str) -> list[tuple[str, str]]:
-    return [a for a in fired.alternatives if a[0] == interp]  # type: ignore[attr-defined]
+def readings(fired: Record, interp: str) -> list[tuple[str, str]]:
+    return [a for a in fired.alternatives if a[0] == interp]
 
 
 @pytest.mark.clause("azul.prep.partial-fill")
