@@ -1,4 +1,5 @@
-"""Benchmark: full random legal games per second, with clause recording off and on, for any game.
+"""Benchmark: full random legal games per second, with clause recording off and on, for any game,
+and checked play (`checked`: the games `azul-rules simulate` plays, every step checked, per policy).
 
 Each measurement is repeated (`repeat`, default 5) and reported as its median with the spread
 (min-max), with the CPU time of this process (time.process_time) beside the wall time; the cost
@@ -186,6 +187,33 @@ def interleaved(games: int, seed: int = 0, game: str = DEFAULT_GAME, players: in
         off.append(run(games, seed, False, game, players))
         on.append(run(games, seed, True, game, players))
     return Repeated(tuple(off)), Repeated(tuple(on))
+
+
+def checked_run(games: int, seed: int = 0, game: str = DEFAULT_GAME, players: int | None = None,
+                policy: str = "uniform") -> BenchResult:
+    """`games` checked games as `azul-rules simulate --jobs 1` plays them (properties.simulate
+    .play_checked with its defaults: recording on, every step's invariants, the deep check)."""
+    from properties.simulate import play_checked
+
+    start, cpu = time.perf_counter(), time.process_time()
+    actions = 0
+    for i in range(games):
+        report = play_checked(seed + i, policy=policy, game=game, players=players)
+        if report.failure is not None:
+            raise RuntimeError(f"seed {seed + i}: checked play failed: {report.failure[0]}: {report.failure[1]}")
+        actions += report.actions
+    return BenchResult(games, actions, time.perf_counter() - start, time.process_time() - cpu)
+
+
+def checked(games: int, seed: int = 0, game: str = DEFAULT_GAME, players: int | None = None,
+            policies: tuple[str, ...] = ("uniform",), repeat: int = REPEAT) -> dict[str, Repeated]:
+    """`checked_run` per policy, `repeat` times, the policies taken in turn (a drift in the
+    machine's speed falls on all alike)."""
+    runs: dict[str, list[BenchResult]] = {p: [] for p in policies}
+    for _ in range(max(1, repeat)):
+        for policy in policies:
+            runs[policy].append(checked_run(games, seed, game, players, policy))
+    return {p: Repeated(tuple(r)) for p, r in runs.items()}
 
 
 def peak_rss_mib() -> float:

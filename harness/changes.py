@@ -20,12 +20,12 @@ from typing import Any
 
 import attrs
 
+from harness.declared import NOT_SELECTED, declared_index
 from harness.errors import UserError
 
 # A unified diff's hunk header, new side: "@@ -12,3 +12,4 @@" (a count of 0: lines removed there).
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@")
 FIRING_TESTS = 8                # tests that fired a clause without declaring it, cheapest first
-NOT_SELECTED = ("tests/test_mutation.py",)     # plants mutants itself: slow, and about the harness
 
 
 @attrs.frozen
@@ -202,64 +202,11 @@ def changed_clauses(root: Path, change: Changes) -> tuple[list[ClauseChange], li
 
 # --- tests bearing on clauses ------------------------------------------------------------------
 
-def _test_nodes(path: Path, rel: str) -> list[tuple[int, int, str]] | None:
-    """(first line, last line, node id) of a test module's top-level tests (decorators included);
-    None when the file does not parse (pytest then says why)."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        return None
-    out = []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test") or \
-                isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            out.append((first, node.end_lineno or node.lineno, f"{rel}::{node.name}"))
-    return out
-
-
-def _marked(tree: ast.AST) -> list[tuple[str, int]]:
-    """The strings inside `....clause(...)` calls (`@pytest.mark.clause("id@2", ...)`, a parameter's
-    `marks=pytest.mark.clause(...)`, a module's `pytestmark`), with their lines: what a test declares.
-    A clause id used as data in a test (a harness test's sample) is no declaration."""
-    out = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) and node.func.attr == "clause"
-                                           or isinstance(node.func, ast.Name) and node.func.id == "clause"):
-            for arg in node.args:
-                out += [(n.value, n.lineno) for n in ast.walk(arg)
-                        if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    return out
-
-
-@lru_cache(maxsize=4)
-def _declarations(root: Path, resolve_items: tuple[tuple[str, str], ...]) -> dict[str, frozenset[str]]:
-    resolve = dict(resolve_items)
-    out: dict[str, set[str]] = {}
-    for path in sorted((root / "tests").rglob("test_*.py")):
-        rel = path.relative_to(root).as_posix()
-        if rel in NOT_SELECTED:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-            if "clause" not in text:
-                continue
-            tree = ast.parse(text)
-        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-            continue
-        declared = [(resolve[v.partition("@")[0]], line) for v, line in _marked(tree) if v.partition("@")[0] in resolve]
-        nodes = _test_nodes(path, rel) if declared else None
-        for cid, line in declared:
-            owner = next((nodeid for first, last, nodeid in nodes or () if first <= line <= last), rel)
-            out.setdefault(cid, set()).add(owner)                  # outside any test: the whole module
-    return {k: frozenset(v) for k, v in out.items()}
-
-
-def declared_tests(root: Path, resolve: Mapping[str, str]) -> dict[str, frozenset[str]]:
-    """Clause id -> the tests (node ids, or a module when the mark is outside any one test) whose
-    `clause` marks name it: read from tests/, nothing run. Interpretation-point ids count for their
-    clause."""
-    return _declarations(root, tuple(sorted(resolve.items())))
+def declared_tests(root: Path, resolve: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """Clause id -> the tests whose `clause` marks name it (harness.declared: read from the files,
+    nothing run; interpretation-point ids count for their clause). Scenario files are left out: the
+    scenarios stage runs every one of them."""
+    return declared_index(root, resolve, scenarios=False)
 
 
 def tracked_tests(root: Path, record: Path, resolve: Mapping[str, str], clause: str) -> list[str]:
@@ -334,7 +281,7 @@ def selected_tests(root: Path, clauses: Iterable[ClauseChange], change: Changes,
         for c in clauses:
             if c.game != game:
                 continue
-            chosen |= declared.get(c.clause, frozenset())
+            chosen |= set(declared.get(c.clause, ()))
             if tracked and record is not None:
                 chosen |= set(tracked_tests(root, record, resolve, c.clause))
     for f in change.files:

@@ -151,16 +151,23 @@ def graph_command(game: str, fmt: str, out: str | None) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--repeat", type=click.IntRange(1), default=5, show_default=True,
               help="Times each measurement is taken (off and on in turn); medians and min-max are shown.")
-def bench_command(game: str, players: int | None, games: int, seed: int, repeat: int) -> None:
-    """Full random legal games per second, clause recording off and on (medians of --repeat runs)."""
+@click.option("--checked-games", type=click.IntRange(0), default=None,
+              help="Games of checked play per policy, as `simulate --jobs 1` plays them (default: --games; 0: none).")
+def bench_command(game: str, players: int | None, games: int, seed: int, repeat: int,
+                  checked_games: int | None) -> None:
+    """Full random legal games per second, clause recording off and on, and checked play (the games
+    `simulate` plays, every step checked) per policy: uniform and the game's default (medians of
+    --repeat runs)."""
     from rich.table import Table
 
-    from harness.bench import COLUMNS, floor_of, interleaved, peak_rss_mib, row, rows
+    from harness.bench import COLUMNS, checked, floor_of, interleaved, peak_rss_mib, row, rows
     from harness.game_option import check_players
 
     players = check_players(game, players)
     off, on = interleaved(games, seed, game=game, players=players, repeat=repeat)
-    table = Table(title=f"{games} random legal games of {game} (seed {seed}), one core, {repeat} run(s) each")
+    checked_games = games if checked_games is None else checked_games
+    table = Table(title=f"{games} random legal games of {game} (seed {seed}), one core, {repeat} run(s) each"
+                        + (f"; checked: {checked_games} games" if checked_games else ""))
     for col in COLUMNS:
         table.add_column(col, justify="right")
     for ours in rows(off, on):
@@ -170,6 +177,9 @@ def bench_command(game: str, players: int | None, games: int, seed: int, repeat:
     peer = _peer_bench(game, games, seed, players, repeat)
     if peer is not None:
         table.add_row(*row(f"peer {peer[1]}", peer[0]))
+    checked_runs = checked(checked_games, seed, game, players, _bench_policies(game), repeat) if checked_games else {}
+    for policy, runs in checked_runs.items():
+        table.add_row(*row(f"checked, {policy}", runs))
     Console().print(table)
     click.echo(f"recording cost (median on / median off): {on.seconds / off.seconds:.2f}x wall, "
                f"{on.cpu_seconds / max(off.cpu_seconds, 1e-9):.2f}x CPU")
@@ -178,12 +188,24 @@ def bench_command(game: str, players: int | None, games: int, seed: int, repeat:
     click.echo(f"loop floor: the same loop over a game whose rules do nothing, {shape.actions // shape.games} "
                f"steps of {round(shape.offers / max(1, shape.actions))} offered actions per game; "
                f"the rules take {1 - floor.cpu_seconds / max(off.cpu_seconds, 1e-9):.0%} of our CPU, recording off")
+    for policy, runs in checked_runs.items():
+        click.echo(f"checked play, {policy} policy (as `simulate --jobs 1` plays it, every step checked, recording on): "
+                   f"{1000 * runs.cpu_seconds / checked_games:.1f} ms CPU per game, "
+                   f"{runs.cpu_seconds / max(off.cpu_seconds * checked_games / games, 1e-9):.1f}x the bare engine's")
     if peer is not None:
         runs, engine, crashed = peer
         note = f" ({crashed} of its games raised inside the peer)" if crashed else ""
         click.echo(f"per game, recording off vs the peer {engine} (ratio of medians): "
                    f"{runs.seconds / off.seconds:.1f}x wall, "
                    f"{runs.cpu_seconds / max(off.cpu_seconds, 1e-9):.1f}x CPU{note}")
+
+
+def _bench_policies(game: str) -> tuple[str, ...]:
+    """The policies checked play is benched with: uniform, and the game's default policy."""
+    from properties.registry import get_game
+
+    default = get_game(game).default_policy
+    return ("uniform",) if default == "uniform" else ("uniform", default)
 
 
 def _peer_bench(game: str, games: int, seed: int, players: int | None, repeat: int) -> Any:

@@ -119,10 +119,11 @@ def mutate_command(game: str, clauses: tuple[str, ...], changed_since: str | Non
             new = run(ROOT, plans, todo, Workers(jobs or os.cpu_count() or 1, cluster), advance,
                       started + budget if budget else None, previous=stored, on_unmeasured=not_measured)
         stored = load_results(ROOT)            # again: another run may have saved meanwhile
-        stored.setdefault("clauses", {}).update(new)
-        stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items())
+        if new:                                # a run that measured nothing leaves the store as it is
+            stored.setdefault("clauses", {}).update(new)
+            stored["clauses"] = {k: v for k, v in sorted(stored["clauses"].items())
                                  if k in plans or not k.startswith(catalogue.id_prefix)}   # other games' stay
-        save_results(ROOT, stored)
+            save_results(ROOT, stored)
     judged = verdicts(ROOT, catalogue, plans, stored, tracking)
     for cid in unmeasured:                     # its tests fail unmutated: this run measured nothing
         judged[cid] = attrs.evolve(judged[cid], status="not-measured", killed=0, survivors=())

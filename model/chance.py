@@ -58,8 +58,40 @@ class SeededChance:
     def draw_tile(self, bag: Sequence[int]) -> int:
         return pick_weighted(bag, self._rng.randrange(sum(bag)))
 
+    def draw_tiles(self, bag: list[int], k: int) -> list[int]:
+        """`k` tiles drawn one after the other, each taken out of `bag` (which must hold at least
+        `k`): the colours, in order. The same random numbers as `k` calls of `draw_tile` (randrange
+        over the tiles left is _randbelow of that count), so the same games; a subclass with its own
+        `draw_tile` has it called for each tile."""
+        if type(self).draw_tile is not SeededChance.draw_tile:
+            return _one_by_one(self, bag, k)
+        below = self._rng._randbelow
+        total = sum(bag)
+        if k > total:
+            raise ValueError("draw from an empty bag")
+        out = []
+        for _ in range(k):
+            r = below(total)
+            colour = 0
+            while r >= bag[colour]:
+                r -= bag[colour]
+                colour += 1
+            bag[colour] -= 1
+            total -= 1
+            out.append(colour)
+        return out
+
     def draw_chip(self, supply: Sequence[int]) -> int:
         return sorted(supply)[self._rng.randrange(len(supply))]
+
+
+def _one_by_one(chance: Chance, bag: list[int], k: int) -> list[int]:
+    out = []
+    for _ in range(k):
+        colour = chance.draw_tile(bag)
+        bag[colour] -= 1
+        out.append(colour)
+    return out
 
 
 class ChanceScriptError(ValueError):

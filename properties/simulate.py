@@ -211,6 +211,7 @@ def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdo
     for name, _, msg in state_invariants(game):
         return (name, msg)
     step = 0
+    here = where_now(game) if substeps is not None else ""      # the sub-step play stands in
     while not game.is_over:
         watchdog.tick(game, step)
         actions = game.legal_actions()
@@ -225,10 +226,10 @@ def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdo
         log.append(str(action))
         step += 1
         counter.value = step             # the action being played, should it never return
-        where = where_now(game) if substeps is not None else ""
         events = game.apply(action)
         if substeps is not None:
-            substeps[(where, where_now(game))] += 1
+            where, here = here, where_now(game)
+            substeps[(where, here)] += 1
         if statistics is not None:
             statistics(game, action, events, branches, draws, scratch)
         if step_invariants is not None:

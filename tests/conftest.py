@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,17 @@ def untracked_duel_plans(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from spec import default_catalogue
 
     return plan(SPEC_ROOT.parent, default_catalogue(), tmp_path_factory.mktemp("plans") / "absent.json")
+
+
+# The committed mutation store is written only by `azul-rules mutate` and verify's mutation stage,
+# never by a test: verify runs the suite before its mutation stage reads the store, so a test that
+# rewrote it would change what verify judges (a test once did: `mutate --budget` saved the store).
+STORE = Path(__file__).resolve().parents[1] / "tests" / "mutants.json"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def the_mutation_store_is_left_as_it_was() -> Iterator[None]:
+    before = STORE.read_bytes() if STORE.exists() else None
+    yield
+    after = STORE.read_bytes() if STORE.exists() else None
+    assert after == before, "a test rewrote tests/mutants.json (a test must use a copy of the tree)"

@@ -113,3 +113,33 @@ def test_recording_on_counts_the_clauses_and_off_counts_none(monkeypatch: pytest
     assert not RECORDER.clauses
     bench.run(1, seed=0, record=True)
     assert sum(RECORDER.clauses.values()) > 100
+
+
+@pytest.mark.parametrize("game,policies", [("duel", ("uniform", "greedy")), ("azul", ("uniform",))])
+def test_bench_reports_checked_play_per_policy(game: str, policies: tuple[str, ...]) -> None:
+    """The figure designers feel (issue 24): checked play, uniform and the game's default policy."""
+    from harness.cli import cli
+
+    run = CliRunner().invoke(cli, ["bench", "--game", game, "--games", "1", "--repeat", "1"])
+    assert run.exit_code == 0, run.output
+    said = [line for line in run.output.splitlines() if line.startswith("checked play, ")]
+    assert [line.split()[2] for line in said] == list(policies), run.output
+    assert all("ms CPU per game" in line for line in said)
+    none = CliRunner().invoke(cli, ["bench", "--game", game, "--games", "1", "--repeat", "1", "--checked-games", "0"])
+    assert none.exit_code == 0 and "checked play" not in none.output and "checked," not in none.output
+
+
+def test_a_checked_bench_run_refuses_a_failing_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A benched game that breaks an invariant is not a speed figure: the run says which seed failed."""
+    import properties.simulate as simulate
+
+    real = simulate.play_checked
+
+    def failing(seed: int, *args: object, **kwargs: object) -> object:
+        report = real(seed, *args, **kwargs)  # type: ignore[arg-type]
+        report.failure = ("planted", "a planted failure")
+        return report
+
+    monkeypatch.setattr(simulate, "play_checked", failing)
+    with pytest.raises(RuntimeError, match="seed 3: checked play failed: planted"):
+        bench.checked_run(1, seed=3)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import attrs
 
+from harness.declared import NOT_SELECTED, declared_index
 from harness.tracking_record import read_tests
 
 
@@ -144,8 +145,6 @@ def stale_tracking_note(root: Path, tracking: Path, limit: int = 3) -> str | Non
     return (f"{len(gone)} test(s) in {tracking} no longer exist and are not selected (renamed or removed): "
             f"{shown}; a pytest run of their files refreshes the record")
 
-# The mutation analysis's own tests plant mutants themselves: never run them against a mutant.
-NOT_SELECTED = ("tests/test_mutation.py",)
 
 
 # How many tests that fired a clause without declaring it join the clause's declared tests.
@@ -226,68 +225,9 @@ def killer_first(runs: Sequence[Stage], killer: str | None) -> tuple[Stage, ...]
 
 # --- which tests declare a clause (read from their files, nothing is collected or run) ----------
 
-TEST_FOLDERS = ("tests", "fixtures")
-
-
 def declared_tests(root: Path, clause: str) -> tuple[str, ...]:
     """The tests (`@pytest.mark.clause`, a module's `pytestmark`) and scenarios (`clauses = [...]`)
     that name `clause` (any revision), as node ids; for a clause no tracking record or store knows."""
     return declared_index(root).get(clause, ())
 
 
-def declared_index(root: Path) -> dict[str, tuple[str, ...]]:
-    """Clause id -> the node ids of the tests and scenarios that declare it (every file read once)."""
-    out: dict[str, list[str]] = {}
-    for folder in TEST_FOLDERS:
-        for path in sorted((root / folder).rglob("*")):
-            rel = path.relative_to(root).as_posix()
-            if path.suffix == ".py" and path.name.startswith("test_") and rel not in NOT_SELECTED:
-                for name, clauses in _declaring(path):
-                    for cid in clauses:
-                        out.setdefault(cid, []).append(f"{rel}::{name}")
-            elif path.suffix == ".toml":
-                for cid in _scenario_clauses(path):
-                    out.setdefault(cid, []).append(f"{rel}::{_scenario_id(path)}")
-    return {cid: tuple(dict.fromkeys(ids)) for cid, ids in out.items()}
-
-
-def _scenario_clauses(path: Path) -> set[str]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return set()
-    named = data.get("clauses", [])
-    return {c.partition("@")[0] for c in named if isinstance(c, str)} if isinstance(named, list) else set()
-
-
-def _named(node: ast.AST) -> set[str]:
-    """The clause ids an expression names in `pytest.mark.clause(...)` calls."""
-    out: set[str] = set()
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr == "clause":
-            out |= {a.value.partition("@")[0] for a in sub.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
-    return out
-
-
-def _declaring(path: Path) -> list[tuple[str, set[str]]]:
-    """(test name, the clauses it declares) for a test module's tests that declare any."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        return []
-    module: set[str] = set()
-    for n in tree.body:
-        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in n.targets):
-            module |= _named(n.value)
-    out: list[tuple[str, set[str]]] = []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            out.append((node.name, module | set().union(*(_named(d) for d in node.decorator_list))))
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            whole = module | set().union(*(_named(d) for d in node.decorator_list))
-            if whole:
-                out.append((node.name, whole))
-            out += [(f"{node.name}::{m.name}", set().union(*(_named(d) for d in m.decorator_list)) - whole)
-                    for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
-                    and m.name.startswith("test")]
-    return [(name, clauses) for name, clauses in out if clauses]

@@ -23,7 +23,9 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
         slots = [(f, state.factories[f]) for _ in range(FACTORY_TILES) for f in range(n)]
     else:
         slots = [(f, state.factories[f]) for f in range(n) for _ in range(FACTORY_TILES)]
-    for f, factory in slots:
+    done = 0
+    while done < len(slots):
+        f = slots[done][0]
         if not in_bag:
             if not any(lid):
                 cite("azul.prep.partial-fill")
@@ -40,8 +42,17 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
             for c in range(len(bag)):
                 bag[c] += lid[c]
                 lid[c] = 0
-        # rule: azul.component.bag
-        colour = chance.draw_tile(bag)
-        bag[colour] -= 1
-        factory[colour] += 1
-        in_bag -= 1
+        # rule: azul.component.bag (the tiles the bag holds, up to the slots left, drawn in one batch:
+        # the same draws in the same order as one at a time)
+        k = min(in_bag, len(slots) - done)
+        batch = getattr(chance, "draw_tiles", None)
+        if batch is None:                 # a chance that draws one at a time (scripted, recorded)
+            k = 1
+            drawn = [chance.draw_tile(bag)]
+            bag[drawn[0]] -= 1
+        else:
+            drawn = batch(bag, k)
+        for (_, factory), colour in zip(slots[done:done + k], drawn):
+            factory[colour] += 1
+        done += k
+        in_bag -= k

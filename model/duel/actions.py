@@ -51,10 +51,15 @@ class Action(KeyedAction):
 
     kind: Kind
     args: tuple[int, ...] = ()
+    text: str | None = attrs.field(init=False, default=None, eq=False, repr=False)   # the notation, once read
 
     def __str__(self) -> str:
+        if self.text is not None:
+            return self.text
         try:
-            return format_action(self)
+            text = format_action(self)
+            object.__setattr__(self, "text", text)       # actions are shared (act): formatted once
+            return text
         except (IndexError, ValueError, KeyError):       # built by hand with the wrong arguments
             return f"<{self.kind.name.lower()} {list(self.args)}>"
 

@@ -31,6 +31,18 @@ _ARITY: dict[Kind, tuple[int, ...] | None] = {
 }
 
 
+# The actions each open decision accepts, and the clause that refuses any other.
+_EXPECTED: dict[str, tuple[Kind, ...]] = {
+    "opening": (Kind.TAKE_PLATE,), "draw": (Kind.DRAW_PLATE, Kind.KEEP_PLATE), "place": (Kind.PLACE_PLATE,),
+    "return": (Kind.RETURN_PLATE,), "stack": (Kind.STACK,), "line": (Kind.LINE,),
+    "bonus": (Kind.BONUS, Kind.NO_BONUS), "tile": (Kind.TILE,)}
+_PENDING_CLAUSE: dict[str, str] = {
+    "opening": "duel.setup.opening-plates", "draw": "duel.acquire.plate.keep-one",
+    "place": "duel.acquire.plate.placement", "return": "duel.acquire.plate.keep-one",
+    "stack": "duel.acquire.sun.small-leftovers", "line": "duel.lines.one-line",
+    "bonus": "duel.bonus.complete-line", "tile": "duel.tiling.move-rightmost"}
+
+
 def why_illegal(g: Game, a: Action) -> tuple[str, str] | None:
     """None if `a` is legal now, else (clause id, reason)."""
     s, rules = g.state, g.rules
@@ -43,15 +55,8 @@ def why_illegal(g: Game, a: Action) -> tuple[str, str] | None:
     arity = _ARITY[k]
     if (len(a.args) not in arity) if arity is not None else not a.args:
         return "duel.acquire.actions", f"a '{k.name.lower()}' action with {len(a.args)} argument(s) is not an action of the game"
-    expected = {"opening": (Kind.TAKE_PLATE,), "draw": (Kind.DRAW_PLATE, Kind.KEEP_PLATE),
-                "place": (Kind.PLACE_PLATE,), "return": (Kind.RETURN_PLATE,), "stack": (Kind.STACK,),
-                "line": (Kind.LINE,), "bonus": (Kind.BONUS, Kind.NO_BONUS), "tile": (Kind.TILE,)}
-    if p is not None and k not in expected[p.kind]:
-        clause = {"opening": "duel.setup.opening-plates", "draw": "duel.acquire.plate.keep-one",
-                  "place": "duel.acquire.plate.placement", "return": "duel.acquire.plate.keep-one",
-                  "stack": "duel.acquire.sun.small-leftovers", "line": "duel.lines.one-line",
-                  "bonus": "duel.bonus.complete-line", "tile": "duel.tiling.move-rightmost"}[p.kind]
-        return clause, f"a '{p.kind}' decision must be made first"
+    if p is not None and k not in _EXPECTED[p.kind]:
+        return _PENDING_CLAUSE[p.kind], f"a '{p.kind}' decision must be made first"
     if p is None and (s.phase != "acquisition"):
         return "duel.acquire.actions", f"no decision is open in phase {s.phase}"
     if p is None and k not in _TURN_KINDS:

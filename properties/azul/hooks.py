@@ -17,6 +17,8 @@ from model.events import Event
 from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
 from properties.azul.invariants import INVARIANTS, incremental
 from properties.azul.program import MachineFailure, Program
+from properties.azul.steps import RULE_STEP_INVARIANTS, rule_step_problems
+from properties.generator_check import disagreement
 from properties.machine_hooks import Draw, FailedStep, MachineHooks, MachineRecord, MachineSetup, Problem
 from properties.matrix import RowSetup
 
@@ -25,6 +27,7 @@ Violation = tuple[str, str, str]
 STEP_INVARIANTS: dict[str, tuple[str, ...]] = {
     "generator-agrees": ("azul.offer.actions",),
     "phase-edges": ("azul.offer.end", "azul.end.trigger"),
+    **RULE_STEP_INVARIANTS,
 }
 INVARIANT_TABLE: dict[str, tuple[str, ...]] = {**{inv.name: inv.clauses for inv in INVARIANTS}, **STEP_INVARIANTS}
 
@@ -81,12 +84,11 @@ def step_invariants(before: Game, game: Game, events: list[Event], step: int, ac
     if old != new and (old, new) not in TRANSITIONS:      # the phase graph's edges (frozen: no graph library)
         out.append(("phase-edges", "azul.offer.end", f"phase change {old} -> {new} is not an edge"))
     if deep_every and step % deep_every == 0 and not game.is_over:
-        legal = game.legal_actions()
-        predicate = {a for a in candidate_actions() if game.why_illegal(a) is None}
-        if set(legal) != predicate or list(legal) != sorted(legal):
-            out.append(("generator-agrees", "azul.offer.actions",
-                        f"generated-only {sorted(map(str, set(legal) - predicate))} vs "
-                        f"predicate-only {sorted(map(str, predicate - set(legal)))}"))
+        problem = disagreement(game, candidate_actions(), step // deep_every)
+        if problem is not None:
+            out.append(("generator-agrees", "azul.offer.actions", problem))
+    out += [(name, RULE_STEP_INVARIANTS[name][0], problem)
+            for name, problem in rule_step_problems(before, game, events, step, action)]
     return out
 
 

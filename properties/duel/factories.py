@@ -207,6 +207,12 @@ def start_tile_moves(before: GameState, after: GameState, action: Action | None,
         where = [f"P{i + 1}" for i, pl in enumerate(s.players) if pl.start_tile]
         return "+".join((["the large Factory"] if s.large.start_tile else []) + where) or "nowhere"
 
+    def places(s: GameState) -> tuple[bool, ...]:          # where it lies, in a form cheap to compare
+        return (s.large.start_tile, *(pl.start_tile for pl in s.players))
+
+    if places(before) == places(after) and not (action.kind is Kind.MOON and before.large.start_tile
+                                                  and before.large.moon[action.args[0]]):
+        return []                 # not moved, and no pick that must move it (most steps)
     was, now = holder(before), holder(after)
     if action.kind is Kind.MOON and before.large.start_tile and before.large.moon[action.args[0]]:
         picker = f"P{before.to_move + 1}"

@@ -323,43 +323,55 @@ _PLAYER_REGION = ("player0", "player1")
 _STORAGE_REGION = ("storage0", "storage1")
 
 
-def whereabouts(s: GameState, regions: frozenset[str] | None = None) -> dict[str, list[Loc]]:
-    """Components with an identity ('chip C03', 'plate P12') -> the places they lie (one, if
-    conserved), over `regions` (default: the whole table)."""
-    def on(name: str) -> bool:
-        return regions is None or name in regions
-    out: dict[str, list[Loc]] = {}
-
-    def put(item: str, loc: Loc) -> None:
-        out.setdefault(item, []).append(loc)
-    if on("chip_supply"):
+def whereabouts(s: GameState, regions: frozenset[str] | None = None) -> dict[int, list[Loc]]:
+    """Components with an identity (keys: `_chip(id)`, `_plate(id)`; `item_name` says them) -> the
+    places they lie (one, if conserved), over `regions` (default: the whole table)."""
+    out: dict[int, list[Loc]] = {}
+    every = regions is None
+    if every or "chip_supply" in regions:
         for chip in s.chip_supply:
-            put(f"chip C{chip:02d}", ("chip-supply", -1, -1))
+            out.setdefault(chip, []).append(_CHIP_SUPPLY)
     for f, fac in enumerate(s.small, 1):
-        if fac.chip and on(f"small{f}"):
-            put(f"chip C{fac.chip:02d}", ("chip-revealed" if fac.chip_revealed else "chip-hidden", f, -1))
-    if on("pile"):
+        if fac.chip and (every or _SMALL[f - 1] in regions):
+            out.setdefault(fac.chip, []).append(("chip-revealed" if fac.chip_revealed else "chip-hidden", f, -1))
+    if every or "pile" in regions:
         for pid in s.pile:
-            put(f"plate P{pid:02d}", ("pile", -1, -1))
-    if on("display"):
+            out.setdefault(_PLATE + pid, []).append(_PILE)
+    if every or "display" in regions:
         for pid in s.display:
             if pid:
-                put(f"plate P{pid:02d}", ("display", -1, -1))
+                out.setdefault(_PLATE + pid, []).append(_DISPLAY)
     p = s.pending
-    if on("pending") and p is not None and p.kind in ("place", "draw", "return"):
+    if p is not None and p.kind in _PLATE_DECISIONS and (every or "pending" in regions):
+        hand = ("plate-hand", p.player, -1)
         for pid in ((p.data[0],) if p.kind == "place" else ()) + tuple(p.extra):
-            put(f"plate P{pid:02d}", ("plate-hand", p.player, -1))
+            out.setdefault(_PLATE + pid, []).append(hand)
     for who, pl in enumerate(s.players):
-        if not on(f"storage{who}"):
+        if not (every or _STORAGE_REGION[who] in regions):
             continue
         for chip in pl.chips:
-            put(f"chip C{chip:02d}", ("chips", who, -1))
+            out.setdefault(chip, []).append(_CHIPS[who])
         for chip in pl.used_chips:
-            put(f"chip C{chip:02d}", ("used-chips", who, -1))
+            out.setdefault(chip, []).append(_USED_CHIPS[who])
         for pid in pl.plates:
             if pid:
-                put(f"plate P{pid:02d}", ("dome-plates", who, -1))
+                out.setdefault(_PLATE + pid, []).append(_DOME_PLATES[who])
     return out
+
+
+# Identity keys of whereabouts: a chip by its id, a plate by _PLATE + its id (chip ids stay below it).
+_PLATE = 1000
+_CHIP_SUPPLY: Loc = ("chip-supply", -1, -1)
+_PILE: Loc = ("pile", -1, -1)
+_DISPLAY: Loc = ("display", -1, -1)
+_CHIPS: tuple[Loc, ...] = (("chips", 0, -1), ("chips", 1, -1))
+_USED_CHIPS: tuple[Loc, ...] = (("used-chips", 0, -1), ("used-chips", 1, -1))
+_DOME_PLATES: tuple[Loc, ...] = (("dome-plates", 0, -1), ("dome-plates", 1, -1))
+
+
+def item_name(key: int) -> str:
+    """'chip C03' or 'plate P12': a whereabouts key in words."""
+    return f"plate P{key - _PLATE:02d}" if key >= _PLATE else f"chip C{key:02d}"
 
 
 # --- resolving the tables into a graph of locations --------------------------------------------
@@ -481,11 +493,14 @@ def _greedy_fits(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, 
     return True
 
 
+_NOWHERE: frozenset[Loc] = frozenset()
+
+
 def _feasible(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, frozenset[Loc]]) -> list[str]:
     """Can every unit leaving `out_of` reach a place in `into` along allowed flows? Messages if not."""
+    if all(into.keys() <= reach.get(a, _NOWHERE) for a in out_of) or _greedy_fits(out_of, into, reach):
+        return []                # every place left can reach every place entered (most steps), or a routing fits
     pairs = [(a, b) for a in out_of for b in into]
-    if all(b in reach.get(a, ()) for a, b in pairs) or _greedy_fits(out_of, into, reach):
-        return []
     import networkx as nx          # only when the quick tests do not settle it (rare)
 
     g = nx.DiGraph()
@@ -543,6 +558,9 @@ def _context(action: Action | None, phases: tuple[str, ...]) -> str:
     return f"{what} ({' -> '.join(phases)})"
 
 
+_KIND_NAMES = {"special": "Special tile", "start": "Starting player tile", "token": "Player token"}
+
+
 def flow_violations(before: GameState, after: GameState, action: Action | None,
                     phases: tuple[str, ...], events: Sequence[Event] = ()) -> list[str]:
     """Every movement of the step that the tables do not allow (empty: the step moved things lawfully).
@@ -558,7 +576,9 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     out: list[str] = []
     moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
     for (kind, loc), d in delta.items():                 # non-zero changes only
-        pair = moved.setdefault(kind, ({}, {}))
+        pair = moved.get(kind)
+        if pair is None:
+            pair = moved[kind] = ({}, {})
         if d < 0:
             pair[0][loc] = -d
         else:
@@ -566,23 +586,26 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     for kind, (out_of, into) in sorted(moved.items()):
         if not out_of or not into:
             continue                 # appeared or vanished: the conservation invariants report it
-        name = ({"special": "Special tile", "start": "Starting player tile", "token": "Player token"}.get(kind)
-                or f"{COLOURS[int(kind[5:])]} tile")
-        out += [f"{_context(action, phases)} moved {name}s {msg}, which no flow allows"
-                for msg in _feasible(out_of, into, reach)]
+        problems = _feasible(out_of, into, reach)
+        if problems:
+            name = _KIND_NAMES.get(kind) or f"{COLOURS[int(kind[5:])]} tile"
+            out += [f"{_context(action, phases)} moved {name}s {msg}, which no flow allows" for msg in problems]
     regions = _identity_regions(before, after, regions)
     if not regions & _IDENTITY_REGIONS and not _plates_in_hand(before, after):
         return out
     old_ids, new_ids = whereabouts(before, regions), whereabouts(after, regions)
+    everywhere: dict[int, list[Loc]] | None = None
     for item, locs in new_ids.items():
         was = old_ids.get(item)
-        if was is None:
-            was = whereabouts(before).get(item)          # it came from a region that did not change
+        if was is None:                                  # it came from a region that did not change
+            if everywhere is None:
+                everywhere = whereabouts(before)
+            was = everywhere.get(item)
         if not was or len(was) != 1 or len(locs) != 1 or was == locs:
             continue                 # conservation invariants report duplicates and losses
         a, b = was[0], locs[0]
         if b not in reach.get(a, ()):
-            out.append(f"{_context(action, phases)} moved {item} from {_label(a)} to {_label(b)}, "
+            out.append(f"{_context(action, phases)} moved {item_name(item)} from {_label(a)} to {_label(b)}, "
                        "which no flow allows")
     return out
 

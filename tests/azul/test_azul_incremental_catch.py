@@ -17,6 +17,14 @@ from tests.catch_helpers import corrupt_at
 NEVER = 10**6          # no step of a game is a multiple: mid-round, only the incremental check runs
 
 
+@pytest.fixture(autouse=True)
+def _state_invariants_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests compare the incremental state check with the full one; the rule step invariants
+    (properties/azul/steps.py, run before them) see several planted bugs first and are tested apart
+    (tests/azul/test_classic_checks.py), so they are switched off here."""
+    monkeypatch.setattr(hooks, "rule_step_problems", lambda *args, **kwargs: [])
+
+
 def _first_failure(seed: int, full_every: int) -> tuple[str | None, int]:
     report = play_checked(seed, record=False, deep_every=0, policy="uniform", game="azul", players=2,
                           full_every=full_every, max_steps=400)

@@ -37,11 +37,16 @@ def test_verify_judges_classic_mutation_against_its_threshold(tmp_path: Path, mo
 
 
 
-def test_a_classic_run_does_not_call_duel_equivalents_orphaned() -> None:
-    """tests/equivalent-mutants.toml holds both games' entries; a classic run judges only classic's."""
+def test_a_classic_run_does_not_call_duel_equivalents_orphaned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/equivalent-mutants.toml holds both games' entries; a classic run judges only classic's.
+    The run never writes the committed store (tests/mutants.json): a test must not change the tree."""
     from click.testing import CliRunner
 
+    from harness import mutation_commands
     from harness.mutation_commands import mutate_command
+
+    saved: list[object] = []
+    monkeypatch.setattr(mutation_commands, "save_results", lambda root, data: saved.append(data))
 
     # A budget spent at once (issue 13): the summary and the orphan check run, no mutant does (the
     # store keeps the clause as it was); running its mutants took ~20 s and says nothing about orphans.

@@ -20,8 +20,8 @@ from spec.trace import default_documents_dir, trace
 REPO = Path(__file__).resolve().parents[2]
 GUIDE = "001_5ab2cb2259808584.txt"
 
-# The contract between the spec and the model helper (notes/azul-contract.md): clause ids the model
-# and properties cite. The catalogue may hold more; it must never lose or rename one of these.
+# The contract between the spec and the model (agreed when classic Azul was added; no file of its own):
+# clause ids the model and properties cite. The catalogue may hold more; it must never lose or rename one of these.
 CONTRACT_IDS = (
     "azul.component.tiles", "azul.component.players", "azul.component.board", "azul.component.factories",
     "azul.component.starting-marker",
@@ -252,3 +252,18 @@ def test_spec_trace_and_lint_commands_take_the_game(tmp_path: Path) -> None:
     result = runner.invoke(cli, ["spec", "trace", "--game", "azul", "--documents", str(docs), "--no-text"])
     assert result.exit_code == 1
     assert "changed          azul-guide:end-of-the-game-and-bonuses/s5" in result.output
+
+
+# A repository path in a clause's words: folders and a file with an extension (docs/x.md, model/a/b.py).
+REPO_PATH = re.compile(r"\b(?:spec|model|properties|harness|fixtures|tests|docs|notes)/[\w./-]*\w\.(?:md|py|toml|txt)\b")
+
+
+@pytest.mark.clause("azul.component.wall-pattern")
+def test_every_file_a_classic_clause_names_is_in_the_repository() -> None:
+    """Text, note and assumption name only files that exist (the wall layout's assumption once named
+    a notes/ file the repository never had)."""
+    named = {(clause.id, path) for clause in load_catalogue(game="azul").clauses
+             for words in (clause.text, clause.note or "", clause.assumption or "")
+             for path in REPO_PATH.findall(words)}
+    assert named, "no clause names a file: the pattern finds nothing"
+    assert [(cid, path) for cid, path in sorted(named) if not (REPO / path).exists()] == []

@@ -14,8 +14,10 @@ from harness.scenarios.problems import LocatedInFile
 from harness.scenarios.reading import check_identity, read_toml
 from harness.scenarios.steps import Step
 from harness.scenarios.problems import Problems, ScenarioError
+from harness.scenarios.readings import Reading, merged_then, read_readings
 from harness.scenarios.schema import check_clauses, check_readings, read_steps, reading_problem, table, typed
 from harness.azul.scenarios.notation import NotationError, parse_counts
+from harness.azul.scenarios.stops import STOPS
 from model.azul.actions import NotationError as ActionNotationError
 from model.azul.actions import parse_action
 from model.azul.ruleset import IMPLEMENTED, WALL_SIDES
@@ -23,8 +25,7 @@ from spec import default_catalogue
 
 GAME = "azul"
 TOP_KEYS = {"game", "id", "description", "clauses", "interpretations", "seed", "given", "chance", "when", "then",
-            "readings"}
-READING_KEYS = {"interpretations", "then"}
+            "readings", "stop"}
 MERGED = ("p1", "p2", "p3", "p4", "factories")     # `then` tables a reading merges key by key
 REQUIRED = ("id", "description", "clauses")
 GIVEN_KEYS = {"players", "wall", "round", "phase", "starter", "to_move", "marker", "factories", "centre", "bag",
@@ -38,21 +39,7 @@ GIVEN_PHASES = ("offer", "tiling")          # tiling: the offer is over, wall-ti
 PHASES = ("offer", "tiling", "over")
 SEATS = ("P1", "P2", "P3", "P4")
 # the fields building the position reads (a problem there means the position is not built)
-POSITION_FIELDS = ("given", "chance", "interpretations", "seed", "readings")
-
-
-@attrs.frozen
-class Reading:
-    """`[[readings]]`: the same position and steps under other interpretation alternatives, with the
-    expectations that change (one file states both sides of a point)."""
-
-    interpretations: dict[str, str]
-    then: dict[str, Any]
-    field: str
-
-    @property
-    def label(self) -> str:
-        return ", ".join(f"{k}={v}" for k, v in self.interpretations.items())
+POSITION_FIELDS = ("given", "chance", "interpretations", "seed", "readings", "stop")
 
 
 @attrs.frozen
@@ -70,14 +57,12 @@ class Scenario(LocatedInFile):
     locator: Locator = attrs.field(eq=False, repr=False)
     game: str = GAME
     readings: tuple[Reading, ...] = ()
+    stop: str | None = None            # harness/azul/scenarios/stops.py: where the run halts
 
     def under(self, reading: Reading) -> "Scenario":
         """This scenario under one of its `readings`: those interpretations, `then` merged over."""
-        then = dict(self.then)
-        for key, value in reading.then.items():
-            then[key] = {**then.get(key, {}), **value} if key in MERGED and isinstance(value, dict) else value
-        return attrs.evolve(self, interpretations={**self.interpretations, **reading.interpretations}, then=then,
-                            readings=())
+        return attrs.evolve(self, interpretations={**self.interpretations, **reading.interpretations},
+                            then=merged_then(self.then, reading, MERGED), readings=())
 
 
 def alternatives() -> dict[str, tuple[str, ...]]:
@@ -111,24 +96,6 @@ def with_readings(scenario: Scenario, flips: dict[str, str]) -> Scenario:
     over its `readings`, which are dropped: the flip is the one reading asked for)."""
     return attrs.evolve(scenario, interpretations={**scenario.interpretations, **flips}, readings=()) \
         if flips else scenario
-
-
-def _check_reading_list(data: dict[str, Any], problems: Problems) -> tuple[Reading, ...]:
-    out = []
-    for n, raw in enumerate(typed(data.get("readings", []), list, "readings", problems, [])):
-        field = f"readings[{n}]"
-        raw = table(raw, READING_KEYS, field, problems)
-        interps = typed(raw.get("interpretations", {}), dict, f"{field}.interpretations", problems, {})
-        if not interps:
-            problems.add(field, "a reading names at least one interpretation alternative")
-        for key, value in interps.items():
-            problem = reading_problem(key, value, alternatives())
-            if problem:
-                problems.add(f"{field}.interpretations", problem)
-        then = table(raw.get("then", {}), THEN_KEYS, f"{field}.then", problems)
-        check_then(then, f"{field}.then", problems)
-        out.append(Reading(dict(interps), then, field))
-    return tuple(out)
 
 
 def _count(then: dict[str, Any], key: str, field: str, problems: Problems) -> None:
@@ -190,11 +157,16 @@ def load_scenario(path: Path | str) -> Scenario:
                        then_keys=THEN_KEYS, check_then=check_then)
     then = table(data.get("then", {}), THEN_KEYS, "then", problems)
     check_then(then, "then", problems)
-    readings = _check_reading_list(data, problems)
+    readings = read_readings(data, problems, known=alternatives(), then_keys=THEN_KEYS, check_then=check_then)
+    stop = data.get("stop")
+    if stop is not None and stop not in STOPS:
+        from harness.scenarios.schema import suggest
+        problems.add("stop", f"expected one of {', '.join(STOPS)}{suggest(str(stop), STOPS)}")
+        stop = None
     scenario = Scenario(
         id=sid, description=description, clauses=clauses, interpretations=interps,
         seed=typed(data.get("seed", 0), int, "seed", problems, 0), given=given, chance=chance,
-        steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc, readings=readings,
+        steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc, readings=readings, stop=stop,
     )
     if not problems.in_fields(*POSITION_FIELDS, but_unknown_keys=True):
         from harness.azul.scenarios.position import build_game   # building the position validates it

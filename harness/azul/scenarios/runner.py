@@ -1,15 +1,16 @@
 """Run a classic Azul scenario: build the position, play the steps (a step with `error` must be
-refused under that clause and leave the state unchanged), compare every expectation and, with
-`invariants = "all"`, check the invariants on the given position, after every step and at the end."""
+refused under that clause and leave the state unchanged; with `stop`, up to the stop), compare every
+expectation and, with `invariants = "all"`, check the invariants on the given position, after every
+step and at the end (at a stop, those that apply there: stops.NOT_AT_A_STOP)."""
 
 from __future__ import annotations
 
 
-import attrs
-
 from harness.azul.scenarios.expectations import check_then
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
+from harness.azul.scenarios.stops import NOT_AT_A_STOP, StoppingGame
+from harness.scenarios.readings import run_every_reading
 from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
 from model.azul import IllegalAction, parse_action
@@ -20,24 +21,36 @@ from model.chance import ChanceScriptError
 from properties.azul.hooks import state_invariants, step_invariants
 
 
+def _stopped(game: Game) -> bool:
+    return getattr(game, "stopped", None) is not None
+
+
 def _invariant_diffs(game: Game, field: str, *, physical_only: bool = False) -> list[str]:
     return [f"{field}: invariant {name} broken: {msg} [{clause}]"
-            for name, clause, msg in state_invariants(game, physical_only=physical_only)]
+            for name, clause, msg in state_invariants(game, physical_only=physical_only)
+            if not (_stopped(game) and name in NOT_AT_A_STOP)]
+
+
+def _stop_diffs(scenario: Scenario, game: Game, unplayed: int) -> list[str]:
+    if scenario.stop is None:
+        return []
+    if not _stopped(game):
+        s = game.state
+        return [f"stop: expected the run to stop at {scenario.stop}, but it ended in {s.phase} of round {s.round}"]
+    if unplayed:
+        return [f"stop: the run stopped at {scenario.stop} with {unplayed} step(s) of 'when' left unplayed"]
+    return []
 
 
 def run_scenario(scenario: Scenario) -> ScenarioResult:
     """The file's own reading, then each of its `readings` (their diffs say which reading)."""
-    result = _run_one(scenario)
-    diffs, ran = list(result.diffs), result.steps_run
-    for reading in scenario.readings:
-        other = _run_one(scenario.under(reading))
-        diffs += [f"{reading.field} ({reading.label}): {d}" for d in other.diffs]
-        ran += other.steps_run
-    return attrs.evolve(result, passed=not diffs, diffs=tuple(diffs), steps_run=ran)
+    return run_every_reading(scenario, _run_one, Scenario.under)
 
 
 def _run_one(scenario: Scenario) -> ScenarioResult:
     game, events = build_game(scenario)
+    if scenario.stop is not None:
+        game = StoppingGame(game, scenario.stop)
     diffs: list[str] = []
     watch = scenario.then.get("invariants") == "all"
     note = once_per_invariant(diffs)
@@ -47,6 +60,8 @@ def _run_one(scenario: Scenario) -> ScenarioResult:
     ran = 0
     aborted = False
     for step in scenario.steps:
+        if _stopped(game):
+            break
         action = parse_action(step.action)
         before = game.snapshot()
         try:
@@ -74,11 +89,13 @@ def _run_one(scenario: Scenario) -> ScenarioResult:
             if watch:
                 note(_invariant_diffs(game, step.field))
                 note([f"{step.field}: invariant {name} broken: {msg} [{clause}]"
-                      for name, clause, msg in step_invariants(before, game, step_events, ran + 1, action, 1)])
+                      for name, clause, msg in step_invariants(before, game, step_events, ran + 1, action, 1)
+                      if not (_stopped(game) and name in NOT_AT_A_STOP)])
         ran += 1
         if step.then:
             diffs.extend(check_then(game, events, step.then, f"{step.field}.then"))
     if not aborted:
+        diffs.extend(_stop_diffs(scenario, game, len(scenario.steps) - ran))
         if watch:
             note(_invariant_diffs(game, "then"))
         diffs.extend(check_then(game, events, scenario.then, "then"))

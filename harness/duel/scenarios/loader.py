@@ -18,7 +18,8 @@ from harness.scenarios.reading import check_identity, read_toml
 from harness.scenarios.steps import Step
 from harness.scenarios.schema import check_clauses
 from harness.scenarios.problems import UNKNOWN_KEY, Problem, Problems, ScenarioError
-from harness.duel.scenarios.readings import ReadingError, check_reading, check_tablet
+from harness.scenarios.readings import Reading, merged_then, read_readings
+from harness.duel.scenarios.readings import ReadingError, alternatives, check_reading, check_tablet
 from harness.duel.scenarios.stops import stop_names
 from model.duel.actions import NotationError as ActionNotationError
 from model.duel.actions import parse_action
@@ -26,11 +27,11 @@ from model.duel.phases import PHASES as ALL_PHASES
 from spec import default_catalogue
 from spec.suggest import did_you_mean
 
-__all__ = ["FACTORY_NAMES", "Locator", "Problem", "Scenario", "ScenarioError", "Step", "load_scenario",
+__all__ = ["FACTORY_NAMES", "Locator", "Problem", "Reading", "Scenario", "ScenarioError", "Step", "load_scenario",
            "is_scenario_file", "looks_like_scenario", "scenario_files", "with_readings"]
 
 TOP_KEYS = {"game", "id", "description", "clauses", "interpretations", "tablets", "seed", "given", "chance",
-            "when", "then", "stop"}
+            "when", "then", "stop", "readings"}
 REQUIRED = ("id", "description", "clauses")
 GIVEN_KEYS = {"round", "phase", "starter", "to_move", "display", "pile", "bag", "tower", "factories",
               "p1", "p2"}
@@ -47,7 +48,8 @@ STEP_KEYS = {"do", "error", "then"}
 PHASES = ("setup", "acquisition", "dome_tiling")
 PENDING_KINDS = ("none", "opening", "draw", "place", "return", "stack", "line", "bonus", "tile")
 # the fields building the position reads (a problem there means the position is not built)
-POSITION_FIELDS = ("given", "chance", "interpretations", "tablets", "seed", "stop")
+POSITION_FIELDS = ("given", "chance", "interpretations", "tablets", "seed", "stop", "readings")
+MERGED = ("p1", "p2", "factories")         # `then` tables a reading merges key by key
 
 
 @attrs.frozen
@@ -65,6 +67,12 @@ class Scenario(LocatedInFile):
     file: str
     locator: Locator = attrs.field(eq=False, repr=False)
     stop: str | None = None
+    readings: tuple[Reading, ...] = ()
+
+    def under(self, reading: Reading) -> Scenario:
+        """This scenario under one of its `readings`: those interpretations, `then` merged over."""
+        return attrs.evolve(self, interpretations={**self.interpretations, **reading.interpretations},
+                            then=merged_then(self.then, reading, MERGED), readings=())
 
 
 def _table(value: Any, allowed: set[str], field: str, problems: Problems) -> dict[str, Any]:
@@ -188,19 +196,24 @@ def load_scenario(path: Path | str) -> Scenario:
     steps = _check_steps(data, problems)
     then = _table(data.get("then", {}), THEN_KEYS, "then", problems)
     _check_then(then, "then", problems)
+    readings = read_readings(data, problems, known=alternatives(), then_keys=THEN_KEYS, check_then=_check_then)
     scenario = Scenario(
         id=sid, description=description, clauses=clauses, interpretations=interps, tablets=tablets,
         seed=_typed(data.get("seed", 0), int, "seed", problems, 0), given=given, chance=chance, steps=steps,
-        then=then, file=file, locator=loc, stop=stop,
+        then=then, file=file, locator=loc, stop=stop, readings=readings,
     )
     if not problems.in_fields(*POSITION_FIELDS, but_unknown_keys=True):
         # Building the position validates it (impossible positions are errors naming the field).
         from harness.duel.scenarios.position import build_game
         problems.attempt(build_game, scenario)
+        for reading in readings:
+            problems.attempt(build_game, scenario.under(reading))
     problems.raise_if_any()
     return scenario
 
 
 def with_readings(scenario: Scenario, flips: dict[str, str]) -> Scenario:
-    """The scenario under other interpretation alternatives (command-line flips win over the file)."""
-    return attrs.evolve(scenario, interpretations={**scenario.interpretations, **flips}) if flips else scenario
+    """The scenario under other interpretation alternatives (command-line flips win over the file and
+    over its `readings`, which are dropped: the flip is the one reading asked for)."""
+    return attrs.evolve(scenario, interpretations={**scenario.interpretations, **flips}, readings=()) \
+        if flips else scenario

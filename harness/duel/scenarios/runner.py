@@ -9,6 +9,7 @@ from harness.duel.scenarios.loader import Scenario
 from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.stops import PhaseEnded
 from harness.scenarios.problems import chance_problem
+from harness.scenarios.readings import run_every_reading
 from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
 from model.chance import ChanceScriptError
@@ -62,6 +63,11 @@ def _stop_diffs(scenario: Scenario, game: Game, unplayed: int) -> list[str]:
 
 
 def run_scenario(scenario: Scenario) -> ScenarioResult:
+    """The file's own reading, then each of its `readings` (their diffs say which reading)."""
+    return run_every_reading(scenario, _run_one, Scenario.under)
+
+
+def _run_one(scenario: Scenario) -> ScenarioResult:
     game, events = build_game(scenario)
     diffs: list[str] = []
     ran = 0
