@@ -20,7 +20,7 @@ DIFF_OUT ?=
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export AZUL_JUNIT_DIR := $(JUNIT)
 
-.PHONY: check verify test test-process test-all diff lint-workflows lock graphviz bench clean
+.PHONY: check verify lint test test-process test-all diff lint-workflows lock graphviz bench clean
 
 # Install exactly the lock (hashes checked), then the project itself without touching dependencies
 # (setuptools comes from the lock too: no build isolation, no unpinned download).
@@ -60,8 +60,18 @@ CHANGED_SINCE ?= HEAD
 check: $(STAMP)
 	$(KEEP_PYC) $(BIN)/azul-rules check --changed-since $(CHANGED_SINCE)
 
+# --lint: verify's first stage is `make lint`'s two commands (harness/verify.py, CODE_LINT).
 verify: $(STAMP) graphviz
-	$(KEEP_PYC) $(BIN)/azul-rules verify --profile $(PROFILE)
+	$(KEEP_PYC) $(BIN)/azul-rules verify --profile $(PROFILE) --lint
+
+# The code's lint and types, configured in pyproject.toml ([tool.ruff], [tool.mypy]; docs/ci.md):
+# zero findings, or `make lint` (and verify's "code lint" stage) fails.
+# Both run, whatever the first finds.
+lint: $(STAMP)
+	@status=0; \
+	echo "$(BIN)/ruff check ."; $(BIN)/ruff check . || status=1; \
+	echo "$(BIN)/mypy"; $(BIN)/mypy || status=1; \
+	exit $$status
 
 # Test tiers (pyproject.toml's `process` marker): `make test` is the fast tier, every test that runs
 # in pytest's own processes; `make test-process` the process tier (pytest inside pytest, CLI signals,
@@ -91,4 +101,4 @@ bench: $(STAMP)
 	$(BIN)/azul-rules bench
 
 clean:
-	rm -rf $(VENV) report .pytest_cache .hypothesis
+	rm -rf $(VENV) report .pytest_cache .hypothesis .mypy_cache .ruff_cache

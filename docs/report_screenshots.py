@@ -14,6 +14,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from PIL import Image
+
+from harness.browser import screenshot
 from harness.coverage import ROOT, compute, load_test_results
 from harness.mutation.analysis import plan, verdicts
 from harness.mutation.store import load_results
@@ -38,8 +41,12 @@ def guard(catalogue):
                   "survivors": list(v.survivors), "tests": list(v.tests)} for cid, v in judged.items()}
 
 
-t = time.time(); camp = run_campaign(200, 0, {}, jobs=2, policy="greedy"); print("campaign", time.time() - t)
-t = time.time(); rows = [r.to_json() for r in run_matrix(20, 0, 2, Path("/tmp/cx"))]; print("matrix", time.time() - t)
+t = time.time()
+camp = run_campaign(200, 0, {}, jobs=2, policy="greedy")
+print("campaign", time.time() - t)
+t = time.time()
+rows = [r.to_json() for r in run_matrix(20, 0, 2, Path("/tmp/cx"))]
+print("matrix", time.time() - t)
 azul = default_catalogue("azul")
 entry = get_game("azul")
 t = time.time()
@@ -95,11 +102,7 @@ failed[1] = {"name": "scenarios", "ok": False, "detail": "1 failed", "failures":
 t = time.time()
 build_report(inputs(bad_tests, failed), Path("/tmp/rep-fail"))
 print("build_report (fail)", round(time.time() - t, 2))
-from harness.browser import screenshot
-
 screenshot(Path("/tmp/rep-pass/index.html"), Path("docs/report-pass.png"))
 screenshot(Path("/tmp/rep-fail/index.html"), Path("docs/report-fail.png"))
-from PIL import Image
-
 screenshot(Path("/tmp/rep-fail/index.html"), Path("/tmp/report-full.png"), 1280, 9000)
 Image.open("/tmp/report-full.png").crop((0, 1557, 1280, 2457)).save("docs/report-matrix.png")

@@ -20,8 +20,8 @@ from typing import Any
 
 import attrs
 
-from properties.registry import DEFAULT_GAME, get_game
 from model.clauses import recording
+from properties.registry import DEFAULT_GAME, get_game
 
 REPEAT = 5
 

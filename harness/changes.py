@@ -169,7 +169,7 @@ def model_changes(root: Path, change: Changes, game: str) -> tuple[dict[str, lis
 def _runs(lines: list[int]) -> list[str]:
     out: list[str] = []
     start = prev = lines[0]
-    for n in lines[1:] + [None]:            # type: ignore[list-item]
+    for n in [*lines[1:], None]:            # None: the last run ends
         if n is not None and n == prev + 1:
             prev = n
             continue

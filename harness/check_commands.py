@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 import click
 
-from harness.changes import ClauseChange, Changes, changed_clauses, changes, selected_tests, untied_code
+from harness.changes import Changes, ClauseChange, changed_clauses, changes, selected_tests, untied_code
 from harness.coverage import ROOT
 
 LAST = Path(".azul-rules") / "check-last.json"

@@ -13,12 +13,11 @@ from rich.console import Console
 
 from harness.errors import UserError
 from harness.game_option import game_option, require
-from harness.scenarios import ScenarioError
 from harness.output_path import OutputPath
-from properties.registry import UnknownGame
+from harness.scenarios import ScenarioError
 from model.errors import RulesetError
+from properties.registry import UnknownGame
 from spec import SpecError, default_catalogue
-
 
 # Commands defined in modules of their own, imported only when that command runs (or the command list
 # is shown): `mutate` alone would import pytest and the mutation operators into every command.
@@ -80,11 +79,14 @@ def cli() -> None:
 @click.option("--measure-on-red", is_flag=True,
               help="Run mutation, the campaign and the matrix even when the tests or scenarios failed (their "
                    "results then measure noise; tests/mutants.json is still not written).")
-def verify_command(profile: str, out: Path, jobs: int | None, measure_on_red: bool) -> None:
+@click.option("--lint", "code_lint", is_flag=True,
+              help="First run the code's lint and type check (ruff and mypy, as `make lint`; `make verify` "
+                   "passes it); findings fail the run, the other stages still run.")
+def verify_command(profile: str, out: Path, jobs: int | None, measure_on_red: bool, code_lint: bool) -> None:
     """Verify the rules and write the coverage report (the main job)."""
     from harness.verify import verify
 
-    raise SystemExit(verify(profile, out, jobs, measure_on_red=measure_on_red))
+    raise SystemExit(verify(profile, out, jobs, measure_on_red=measure_on_red, code_lint=code_lint))
 
 
 @cli.command("lint")

@@ -310,7 +310,7 @@ def summary(rows: list[ClauseCoverage]) -> dict[str, Any]:
     chapters: dict[str, list[ClauseCoverage]] = {}
     for r in rows:
         chapters.setdefault(r.chapter, []).append(r)
-    total = counts(rows)
+    total: dict[str, float] = dict(counts(rows))       # with the shares below
     total["asserted_share"] = round(total["asserted"] / total["total"], 4) if rows else 0.0
     # guarded among the clauses that can be guarded (a clause with no model site cannot)
     total["guarded_share"] = round(total["guarded"] / total["guardable"], 4) if total["guardable"] else 0.0

@@ -167,7 +167,7 @@ def mann_whitney_u(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
         t = j - i + 1
         ties += t ** 3 - t
         i = j + 1
-    r1 = sum(r for r, (_, side) in zip(ranks, pooled) if side == 0)
+    r1 = sum(r for r, (_, side) in zip(ranks, pooled, strict=True) if side == 0)
     u1 = r1 - n1 * (n1 + 1) / 2
     n = n1 + n2
     var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1))) if n > 1 else 0.0
@@ -286,25 +286,26 @@ def compare(base: Mapping[str, Any], head: Mapping[str, Any], base_name: str = "
             report.add("matrix", "better", f"{label} x {inv}: FAIL -> pass")
     b_rows = {r.get("label"): r for r in base.get("matrix", [])}
     for row in head.get("matrix", []):
-        old = b_rows.get(row.get("label"))
+        base_row = b_rows.get(row.get("label"))
         # a stall the row's readings do not allow breaks a game's invariant (a FAIL cell above); the
         # count alone is how often the row's play stalls
-        if old is not None and int(row.get("stalled", 0)) != int(old.get("stalled", 0)):
-            report.add("matrix", "moved", f"{row.get('label')}: stalled games {old.get('stalled')} -> {row.get('stalled')}")
+        if base_row is not None and int(row.get("stalled", 0)) != int(base_row.get("stalled", 0)):
+            report.add("matrix", "moved",
+                       f"{row.get('label')}: stalled games {base_row.get('stalled')} -> {row.get('stalled')}")
     # defaults in play
     b_def = {d["id"]: d for d in base.get("defaults_in_play", [])}
     for d in head.get("defaults_in_play", []):
-        old = b_def.get(d["id"])
-        if old is None:
+        base_def = b_def.get(d["id"])
+        if base_def is None:
             continue
-        if not old.get("hits") and d.get("hits"):
+        if not base_def.get("hits") and d.get("hits"):
             report.add("defaults", "moved", f"{d['id']}={d.get('default')} started deciding games "
                                             f"(0 -> {d['hits']} decisions)")
-        elif old.get("hits") and not d.get("hits"):
+        elif base_def.get("hits") and not d.get("hits"):
             report.add("defaults", "moved", f"{d['id']}={d.get('default')} stopped deciding games "
-                                            f"({old['hits']} -> 0 decisions)")
-        elif old.get("default") != d.get("default"):
-            report.add("defaults", "moved", f"{d['id']}: default {old.get('default')} -> {d.get('default')}")
+                                            f"({base_def['hits']} -> 0 decisions)")
+        elif base_def.get("default") != d.get("default"):
+            report.add("defaults", "moved", f"{d['id']}: default {base_def.get('default')} -> {d.get('default')}")
     _campaign(report, base, head, alpha)
     _group_by_cause(report, base, head)
     return report
@@ -616,8 +617,8 @@ def build_revision(repo: Path, rev: str, command: Sequence[str] | None = None, s
             _stop(proc)
             raise
         finally:
-            if log:
-                sink.close()                                            # type: ignore[union-attr]
+            if not isinstance(sink, int):                              # a log file, not DEVNULL
+                sink.close()
         coverage = out / "coverage.json"
         if not coverage.exists():
             raise UserError(f"building {rev} wrote no coverage.json (exit {proc.returncode}; command: {' '.join(argv)})")

@@ -13,15 +13,15 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from properties.cluster import Workers, cluster_option
 from harness.errors import UserError
+from harness.game_option import game_option
 from harness.mutation.analysis import changed_clauses, orphaned_equivalents, plan, run, stale, verdicts
 from harness.mutation.runner import MutantResult, run_all
 from harness.mutation.selection import stale_tracking_note
 from harness.mutation.store import RESULTS, diff_key, load_results, save_results
-from harness.pytest_plugin import DEFAULT_JSON
-from harness.game_option import game_option
 from harness.output_path import OutputPath
+from harness.pytest_plugin import DEFAULT_JSON
+from properties.cluster import Workers, cluster_option
 from spec import default_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,7 +155,7 @@ def _rerun_survivors(console: Console, plans: dict, stored: dict, clauses: list[
                   highlight=False)
     results = run_all(ROOT, work, jobs, lambda _r: None)
     killed = 0
-    for (cid, _), (mutant, _, _), r in zip(chosen, work, results):
+    for (cid, _), (mutant, _, _), r in zip(chosen, work, results, strict=True):
         assert r is not None
         killed += r.status == "killed"
         colour = "green" if r.status == "killed" else "yellow"

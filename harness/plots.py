@@ -20,7 +20,7 @@ plt.rcParams.update({"font.family": "DejaVu Sans", "font.size": 9, "svg.fonttype
                      "axes.spines.top": False, "axes.spines.right": False, "svg.hashsalt": "azul-rules"})
 
 
-def _svg(fig: "plt.Figure") -> str:
+def _svg(fig: plt.Figure) -> str:
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})     # no timestamp
     plt.close(fig)
@@ -63,7 +63,7 @@ def decided_counts(counts: Mapping[str, int], title: str) -> str:
     colours = ["#2f6fdf" if v else NEVER_DECIDED for v in values]
     ax.barh(range(len(labels)), [v + 1 for v in values], color=colours)
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
-    for tick, v in zip(ax.get_yticklabels(), values):
+    for tick, v in zip(ax.get_yticklabels(), values, strict=True):
         if not v:
             tick.set_color(NEVER_DECIDED)
     ax.invert_yaxis()

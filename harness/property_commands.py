@@ -13,12 +13,12 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from properties.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.game_option import check_players, game_option, parse_overrides
 from harness.output_path import OutputPath
-from properties.registry import get_game
+from properties.cluster import Workers, cluster_option
 from properties.matrix import SHRINK_SECONDS
+from properties.registry import get_game
 from properties.watchdog import DEFAULT_GAME_SECONDS, DEFAULT_MEMORY_LIMIT, MEMORY_ENV
 
 

@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from harness.tracking_record import merge_into_record
 from model.clauses import RECORDER
 from properties.registry import DEFAULT_GAME, game_of_clause
-from harness.tracking_record import merge_into_record
 from spec import default_catalogue
+
+if TYPE_CHECKING:                   # pytest's own names for these, not exported by `pytest`
+    from _pytest._code.code import TerminalRepr, TracebackStyle
 
 DEFAULT_JSON = Path(".azul-rules") / "tests.json"
 
@@ -122,13 +126,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     # otherwise takes pytest-timeout's failure as a bug to shrink and replays for minutes.
     from properties.watchdog import set_test_deadline
 
-    if item.stash.get(_BAD_MARKER, ()):
-        pytest.fail("clause marker that spec/ cannot honour: " + "; ".join(item.stash[_BAD_MARKER]), pytrace=False)
+    bad = item.stash.get(_BAD_MARKER, ())
+    if bad:
+        pytest.fail("clause marker that spec/ cannot honour: " + "; ".join(bad), pytrace=False)
     set_test_deadline(test_timeout(item))
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item: pytest.Item):  # type: ignore[no-untyped-def]
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     was = RECORDER.enabled
     RECORDER.reset()
     RECORDER.enabled = True
@@ -207,6 +212,7 @@ def pytest_testnodedown(node: Any, error: object | None) -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if is_xdist_worker(session.config):      # the controller writes the record, from all workers' reports
+        # pytest-xdist sets `workeroutput` on a worker's config without declaring it
         session.config.workeroutput[RECORD_PROPERTY] = {  # type: ignore[attr-defined]
             key: sorted(_COLLECTED.get(key, set())) for key in ("ids", "files")}
         return
@@ -241,10 +247,10 @@ class ScenarioItem(pytest.Item):
     the position, i.e. runs model code) happens in `runtest`, under the per-test timeout, so a model
     that hangs fails this test instead of hanging collection."""
 
-    def __init__(self, *, scenario_id: str, clauses: tuple[str, ...], **kwargs) -> None:
+    def __init__(self, *, scenario_id: str, clauses: tuple[str, ...], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario_id = scenario_id
-        self.scenario = None
+        self.scenario: Any = None            # any game's scenario, loaded by `runtest`
         for cid in clauses:
             self.add_marker(pytest.mark.clause(cid))
 
@@ -256,7 +262,8 @@ class ScenarioItem(pytest.Item):
         if not result.passed:
             raise ScenarioFailure("\n".join(result.diffs))
 
-    def repr_failure(self, excinfo, style=None):  # type: ignore[override]
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: TracebackStyle | None = None) -> str | TerminalRepr:
         from harness.scenarios import ScenarioError
 
         if isinstance(excinfo.value, ScenarioFailure):
@@ -265,7 +272,7 @@ class ScenarioItem(pytest.Item):
             return f"scenario file {self.path} does not load:\n{excinfo.value}"
         return super().repr_failure(excinfo)
 
-    def reportinfo(self):  # type: ignore[override]
+    def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"scenario {self.scenario_id}"
 
 
@@ -289,7 +296,7 @@ def peek_scenario(path: Path) -> tuple[str, tuple[str, ...]]:
 
 
 class ScenarioFile(pytest.File):
-    def collect(self):
+    def collect(self) -> Iterator[ScenarioItem]:
         scenario_id, clauses = peek_scenario(self.path)
         yield ScenarioItem.from_parent(self, name=scenario_id, scenario_id=scenario_id, clauses=clauses)
 
@@ -307,7 +314,7 @@ def _named_on_command_line(config: pytest.Config) -> tuple[set[Path], list[Path]
     return files, folders
 
 
-def pytest_collect_file(file_path, parent):  # type: ignore[no-untyped-def]
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ScenarioFile | None:
     """Scenario files become tests: any *.toml under a `fixtures` folder, a *.toml named on the
     command line, and scenario-looking *.toml (top-level `id` and a given/when/then part) in a
     folder named on the command line, wherever it is (not pyproject.toml or spec chapters)."""

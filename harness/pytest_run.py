@@ -10,6 +10,7 @@ import signal
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TextIO
 
 import attrs
 
@@ -89,6 +90,7 @@ def run_pytest(args: Sequence[str], *, cwd: Path, env: Mapping[str, str], log: P
         except BaseException as exc:
             run.interrupted = True
             _stop(proc, sink, run, stop_seconds)
+            # the run so far, for harness.verify; typeshed declares no extra attributes on exceptions
             exc.pytest_run = run          # type: ignore[attr-defined]
             raise
     return run
@@ -101,7 +103,7 @@ def _signal_group(proc: subprocess.Popen[str], sig: int) -> None:
         pass
 
 
-def _stop(proc: subprocess.Popen[str], sink: object, run: PytestRun, seconds: float) -> None:
+def _stop(proc: subprocess.Popen[str], sink: TextIO, run: PytestRun, seconds: float) -> None:
     """Interrupt the child and its workers (pytest then prints what it ran), read what it says, kill
     the group if it lingers."""
     if proc.poll() is None:
@@ -121,7 +123,7 @@ def _stop(proc: subprocess.Popen[str], sink: object, run: PytestRun, seconds: fl
         proc.wait()
         out = ""
     for line in (out or "").splitlines():
-        getattr(sink, "write")(line + "\n")
+        sink.write(line + "\n")
         run.follow(line)
     run.returncode = proc.returncode
 

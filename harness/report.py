@@ -48,6 +48,7 @@ class ReportInputs:
     fixtures: Path | None = None                                      # scenario folder to draw pictures of
     suspects: list[Any] = attrs.field(factory=list)                   # tests/scenarios pinned to an older revision
     other_games: list[dict[str, Any]] = attrs.field(factory=list)     # verify's sections for the other games
+    searched: Mapping[str, Mapping[str, Any]] = attrs.field(factory=dict)  # game -> verify's search stage result
 
 
 def _verdict(inputs: ReportInputs, totals: Mapping[str, Any]) -> dict[str, Any]:
@@ -126,6 +127,7 @@ def build_report(inputs: ReportInputs, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     extra = [Path(p) for row in inputs.matrix for p in row["broken"].values()]
+    extra += [Path(p) for s in inputs.searched.values() for files in s.get("found", {}).values() for p in files]
     try:
         with _drawing(inputs.fixtures or extra) as drawer:
             pictures = drawer.submit(_pictures, inputs.fixtures, tmp, extra) if drawer else None
@@ -140,7 +142,7 @@ def _drawing(anything: Any) -> Any:
     return ProcessPoolExecutor(1) if anything else contextlib.nullcontext()
 
 
-def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[str, str]] | None") -> Path:
+def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: Future[dict[str, str]] | None) -> Path:
     columns = _matrix_columns()
     edges = [{"source": a, "target": b, "guard": d["guard"], "clauses": list(d["clauses"]),
               "visits": int(inputs.edge_visits.get((a, b), 0))} for a, b, d in sorted(phase_graph().edges(data=True))]
@@ -148,7 +150,7 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[st
     substeps_svg = svg_of(substep_dot(inputs.substep_visits, inputs.edge_visits))
     tests_passed = sum(e.get("outcome") == "passed" for e in inputs.tests.values())
     clauses_json = [c.to_json() for c in inputs.clauses]
-    defaults_in_play = [
+    defaults_in_play: list[dict[str, Any]] = [          # id, default (text), hits (int)
         {"id": i.id, "default": i.default, "hits": int(inputs.alternative_hits.get(f"{i.id}={i.default}", 0))}
         for i in inputs.catalogue.interpretations]
     totals = summary(inputs.clauses)["total"]
@@ -180,7 +182,7 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[st
         "policy_scores": {k: list(v) for k, v in inputs.policy_scores.items()},   # azul-rules diff
         "chapters": sorted({c.chapter for c in inputs.clauses}), "kinds": sorted({c.kind for c in inputs.clauses}),
         "defaults_in_play": defaults_in_play,
-        "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "profile": inputs.profile, "summary": summary(inputs.clauses), "clauses": clauses_json,
         "matrix": inputs.matrix, "matrix_games": inputs.matrix_games, "columns": columns, "edges": edges,
         "svg": svg, "gaps": _gaps(inputs.catalogue), "campaign": dict(inputs.campaign), "games": inputs.games,
@@ -189,23 +191,25 @@ def _build(inputs: ReportInputs, out: Path, tmp: Path, pictures: "Future[dict[st
     context["other_games"] = [_game_section(g) for g in inputs.other_games]
     default = inputs.catalogue.game or "duel"
     context["default_game"] = {"name": default, "title": inputs.catalogue.title}
+    _found_by_search(inputs, context, tmp)
     context["title"] = "Rule coverage: " + " and ".join([inputs.catalogue.title] +
                                                         [g["title"] for g in context["other_games"]])
     context["overview"] = _overview(inputs, context, verdict)
     context["md_games"] = [{"name": default, "title": inputs.catalogue.title, "summary": context["summary"],
-                            "clauses": clauses_json, "matrix": inputs.matrix},
+                            "clauses": clauses_json, "matrix": context["matrix"], "search": context["search"]},
                            *({"name": g["name"], "title": g["title"], "summary": g["summary"], "clauses": g["clauses"],
-                              "matrix": g["matrix"]} for g in context["other_games"])]
+                              "matrix": g["matrix"], "search": g["search"]} for g in context["other_games"])]
     context["games_json"] = {
         inputs.catalogue.game or "duel": {"title": inputs.catalogue.title, "summary": context["summary"],
                                           "thresholds": thresholds, "campaign": dict(inputs.campaign),
-                                          "matrix_rows": len(inputs.matrix)},
+                                          "matrix_rows": len(inputs.matrix), "search": context["search"]},
         **{g["name"]: {"title": g["title"], "summary": g["summary"], "thresholds": g["thresholds"],
                        "campaign": g["campaign"], "matrix_rows": len(g["matrix"]), "clauses": g["clauses"],
-                       "matrix": g["matrix"], "edges": g["edges"]} for g in context["other_games"]}}
+                       "matrix": g["matrix"], "edges": g["edges"], "search": g["search"]}
+           for g in context["other_games"]}}
     (tmp / "counterexamples").mkdir()
     matrix = []
-    for row in inputs.matrix:
+    for row in context["matrix"]:
         row = dict(row)
         broken = {}
         for name, path in row["broken"].items():
@@ -261,7 +265,8 @@ def _overview(inputs: ReportInputs, context: Mapping[str, Any], verdict: Mapping
               "sections": [("summary", "summary"), ("gaps-first", "gaps"), ("matrix", "interpretation matrix"),
                            ("charts", "charts"), ("phases", "phase diagram"), ("scenarios", "scenarios and pictures"),
                            ("clauses", "clause catalogue"), ("survivors", "surviving mutants"),
-                           ("gaps", "interpretation points"), ("simulation", "simulation")]}]
+                           ("gaps", "interpretation points"), ("simulation", "simulation"),
+                           ("search", "found by search")]}]
     for g in context["other_games"]:
         name = g["name"]
         games.append({"name": name, "title": g["title"], "anchor": f"game-{name}", "totals": g["summary"]["total"],
@@ -272,15 +277,48 @@ def _overview(inputs: ReportInputs, context: Mapping[str, Any], verdict: Mapping
                       "sections": [(f"game-{name}", "summary"), (f"game-{name}-gaps", "gaps"),
                                    (f"game-{name}-matrix", "interpretation matrix"),
                                    (f"game-{name}-phases", "phase diagram"), (f"game-{name}-clauses", "clauses"),
-                                   (f"game-{name}-points", "interpretation points")]})
+                                   (f"game-{name}-points", "interpretation points"),
+                                   (f"game-{name}-search", "found by search")]})
     matrices = [inputs.matrix, *(g["matrix"] for g in context["other_games"])]
-    for g, rows, prefix in zip(games, matrices, prefixes):
+    for g, rows, prefix in zip(games, matrices, prefixes, strict=True):
         g["defaults_broken"] = any(r["broken"] for r in rows if not r.get("overrides"))
         g["failing"] = sum(any(str(c).startswith(prefix) for c in e.get("declared", ())) for e in failing)
         if g["failing"]:
             g["stages"].append(f"{g['failing']} test(s) or scenario(s) of its clauses")
         g["ok"] = not g["below"] and not g["stages"] and not g["defaults_broken"]
     return games
+
+
+def _found_by_search(inputs: ReportInputs, context: dict[str, Any], tmp: Path) -> None:
+    """Each game's "Found by search" section (`search`) and its matrix rows' committed `--decide`
+    witnesses (harness.found_by_search); every witness file linked is copied into the report
+    (witnesses/<game>/), so the report stands alone."""
+    from harness.coverage import ROOT
+    from harness.found_by_search import decided_by_witness, section
+
+    root = inputs.fixtures.parent if inputs.fixtures is not None else ROOT
+
+    def copied(game: str, path: str) -> str:
+        src = Path(path)
+        folder = tmp / "witnesses" / game
+        folder.mkdir(parents=True, exist_ok=True)
+        if src.is_file() and not (folder / src.name).exists():
+            shutil.copy(src, folder / src.name)
+        return f"witnesses/{game}/{src.name}"
+
+    games = [(context["default_game"]["name"], context)] + [(g["name"], g) for g in context["other_games"]]
+    for name, where in games:
+        found = section(name, root, inputs.searched.get(name))
+        for row in found["rows"]:
+            row["links"] = [{"shown": shown, "href": copied(name, f), "name": Path(f).name}
+                            for f, shown in zip(row["files"], row["shown"], strict=True)]
+        where["search"] = found
+        rows = decided_by_witness(where["matrix"], name, root)
+        for row in rows:
+            if "witness" in row:
+                row["witness_name"] = Path(row["witness"]).name
+                row["witness"] = copied(name, row["witness"])
+        where["matrix"] = rows
 
 
 def _matrix_columns(game: str = "duel") -> tuple[str, ...]:

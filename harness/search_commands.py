@@ -39,11 +39,30 @@ def _describe(label: str, explored: Any, found: int) -> str:
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Where witnesses go (default: fixtures/<game>/witnesses/).")
 @click.option("--list-predicates", is_flag=True, help="List the game's named --where conditions and exit.")
-def search_command(game: str, players: int | None, decide: tuple[str, ...], clauses: tuple[str, ...],
-                   wheres: tuple[str, ...], everything: bool, seed: int, cpu_seconds: float, nodes: int, jobs: int,
-                   out: Path | None, list_predicates: bool) -> None:
+@click.option("--exhaustive", is_flag=True,
+              help="Bounded exhaustive checking instead: every continuation to --depth, invariants at every "
+                   "node (the same as `azul-rules perft`; its other options are perft's).")
+@click.option("--depth", type=click.IntRange(0), default=3, show_default=True, help="With --exhaustive: steps (K).")
+@click.option("--chance", is_flag=True, help="With --exhaustive: branch on every chance outcome too.")
+@click.option("--json", "json_path", default=None, help="With --exhaustive: as perft's --json.")
+@click.pass_context
+def search_command(ctx: click.Context, game: str, players: int | None, decide: tuple[str, ...],
+                   clauses: tuple[str, ...], wheres: tuple[str, ...], everything: bool, seed: int,
+                   cpu_seconds: float, nodes: int, jobs: int, out: Path | None, list_predicates: bool,
+                   exhaustive: bool, depth: int, chance: bool, json_path: str | None) -> None:
     """Search both players' and chance's choices for a game in which something happens."""
-    from properties.search.replay import Setup
+    if exhaustive:
+        from harness.perft_commands import perft_command
+
+        if decide or clauses or wheres or everything:
+            raise UserError("--exhaustive checks invariants to --depth: drop --decide/--clause/--where/--all")
+        given = {"max_nodes": nodes} if ctx.get_parameter_source("nodes") is not click.core.ParameterSource.DEFAULT else {}
+        json_arg = perft_command.params[[p.name for p in perft_command.params].index("json_path")]
+        ctx.invoke(perft_command, game=game, players=players, depth=depth, chance=chance, seed=seed,
+                   json_path=json_arg.type_cast_value(ctx, json_path) if json_path else None, **given)
+        return
+    if json_path is not None or chance or ctx.get_parameter_source("depth") is not click.core.ParameterSource.DEFAULT:
+        raise UserError("--depth, --chance and --json go with --exhaustive")
     from properties.search.run import (
         all_goals,
         clause_goal,
@@ -53,7 +72,6 @@ def search_command(game: str, players: int | None, decide: tuple[str, ...], clau
         where_goal,
     )
     from properties.search.view import VIEW_NAMES
-    from properties.search.witness import witness_files
 
     entry = get_game(game)
     hooks = hooks_of(entry)
@@ -79,28 +97,20 @@ def search_command(game: str, players: int | None, decide: tuple[str, ...], clau
     if not goals:
         raise UserError("nothing to search for: give --decide, --clause, --where or --all")
     folder = out or Path("fixtures") / entry.fixtures_dir / "witnesses"
-    say = lambda text: click.echo(text, err=True)
+
+    def say(text: str) -> None:
+        click.echo(text, err=True)
+
     say(f"searching {len(goals)} goal(s) in {entry.title}"
-              f"{f' ({players} players)' if players else ''}: seed {seed}, {cpu_seconds:g} CPU s, jobs {jobs}")
+        f"{f' ({players} players)' if players else ''}: seed {seed}, {cpu_seconds:g} CPU s, jobs {jobs}")
     result = search(game, goals, players=players, seed=seed, cpu_seconds=cpu_seconds, nodes=nodes, jobs=jobs,
                     progress=lambda label, e, n: say("  " + _describe(label, e, n)))
-    setup = Setup(entry, hooks, players)
-    folder.mkdir(parents=True, exist_ok=True)
-    suffix = f"-{players}p" if players else ""
-    written: list[str] = []
-    for w in sorted(result.witnesses, key=lambda w: w.goal.key):
-        found_by = (f"Found by `azul-rules search --game {game}{f' --players {players}' if players else ''} "
-                    f"--seed {seed}` ({w.found.nodes:,} nodes; shrunk from {w.shrunk.before[0]} to "
-                    f"{w.shrunk.after[0]} actions).")
-        for f in witness_files(setup, w, found_by=found_by):
-            name = f.name.replace(".toml", f"{suffix}.toml", 1) if suffix else f.name
-            text = f.text.replace(f'id = "witness.{game}.', f'id = "witness.{game}{suffix}.', 1) if suffix else f.text
-            (folder / name).write_text(text)
-            written.append(str(folder / name))
-        click.echo(f"found   {w.goal.key}: {folder / (w.goal.slug + suffix)}.toml "
-                   f"({len(w.shrunk.actions)} actions, {w.shrunk.after[1]} draws, {w.cpu_seconds:.2f} CPU s)")
-        for g in w.also:
-            click.echo(f"found   {g.key}: the same witness")
+    for key, path, w in write_witnesses(result, entry, folder, seed):
+        if w is None:
+            click.echo(f"found   {key}: the same witness")
+        else:
+            click.echo(f"found   {key}: {path} "
+                       f"({len(w.shrunk.actions)} actions, {w.shrunk.after[1]} draws, {w.cpu_seconds:.2f} CPU s)")
     for g in result.missing:
         click.echo(f"not found within budget: {g.key}")
     total = sum(e.nodes for _, e in result.explored)
@@ -113,6 +123,32 @@ def search_command(game: str, players: int | None, decide: tuple[str, ...], clau
                f"{result.cpu_seconds:.1f} CPU s{spread}{'; interrupted (kept what was found)' if result.interrupted else ''}")
     if result.missing and not result.witnesses:
         sys.exit(1)
+
+
+def write_witnesses(result: Any, entry: Any, folder: Path, seed: int) -> list[tuple[str, Path, Any]]:
+    """Write each witness of a search `result` into `folder` (created): (goal key, its file, the
+    witness) per goal, the witness None for a goal another witness answers too (same file)."""
+    from properties.search.replay import Setup
+    from properties.search.run import hooks_of
+    from properties.search.witness import witness_files
+
+    game, players = result.game, result.players
+    setup = Setup(entry, hooks_of(entry), players)
+    folder.mkdir(parents=True, exist_ok=True)
+    suffix = f"-{players}p" if players else ""
+    out: list[tuple[str, Path, Any]] = []
+    for w in sorted(result.witnesses, key=lambda w: w.goal.key):
+        found_by = (f"Found by `azul-rules search --game {game}{f' --players {players}' if players else ''} "
+                    f"--seed {seed}` ({w.found.nodes:,} nodes; shrunk from {w.shrunk.before[0]} to "
+                    f"{w.shrunk.after[0]} actions).")
+        for f in witness_files(setup, w, found_by=found_by):
+            name = f.name.replace(".toml", f"{suffix}.toml", 1) if suffix else f.name
+            text = f.text.replace(f'id = "witness.{game}.', f'id = "witness.{game}{suffix}.', 1) if suffix else f.text
+            (folder / name).write_text(text)
+        path = folder / f"{w.goal.slug}{suffix}.toml"
+        out.append((w.goal.key, path, w))
+        out += [(g.key, path, None) for g in w.also]
+    return out
 
 
 def _start(entry: Any, players: int | None) -> Any:

@@ -96,7 +96,7 @@ def game_json(g: GameReport, written: Mapping[int, Path]) -> dict[str, Any]:
 
 
 def campaign_json(report: CampaignReport, groups: list[FailureGroup], *, games: int, seed: int) -> dict[str, Any]:
-    written = {g.seed: path for group in groups for g, path in zip(group.games, group.written)}
+    written = {g.seed: path for group in groups for g, path in zip(group.games, group.written, strict=False)}
     return {
         "games": games, "seed": seed, "policy": report.policy, "interpretations": dict(report.overrides),
         "passed": len(report.games) - len(report.failures), "failed": len(report.failures),

@@ -197,9 +197,9 @@ def sentences_command(doc: str, section: str | None, documents: Path | None, gam
         raise UserError(f"{doc!r} is not a sentence-traced document (known: {', '.join(sorted(split))})")
     cited: dict[str, list[str]] = {}
     for c in cat:
-        for s in c.sources:
-            if s.doc == doc and s.at:
-                cited.setdefault(s.at, []).append(c.id)
+        for source in c.sources:
+            if source.doc == doc and source.at:
+                cited.setdefault(source.at, []).append(c.id)
     excluded = {e.at for e in cat.exclusions if e.doc == doc}
     for sec in split[doc].sections:
         if section and sec.slug != section:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from harness.coverage import ROOT, suspects
+from harness.coverage import suspects
 from spec import Catalogue, default_catalogue
 
 _PIN = re.compile(r"""(?P<q>["'])(?P<id>duel\.[a-z0-9.-]+)@(?P<rev>\d+)(?P=q)""")
@@ -48,5 +48,5 @@ def suspects_command(bump: tuple[Path, ...]) -> None:
     found = suspects(catalogue)
     for s in found:
         click.echo(f"suspect {s.kind} {s.where}: {s.clause} pinned @{s.pinned}, spec/ holds @{s.revision}")
-    click.echo(f"{len(found)} suspect(s)" + (f" (re-read each, then: azul-rules suspects --bump FILE)" if found else ""))
+    click.echo(f"{len(found)} suspect(s)" + (" (re-read each, then: azul-rules suspects --bump FILE)" if found else ""))
     raise SystemExit(1 if found else 0)

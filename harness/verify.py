@@ -1,5 +1,6 @@
-"""`azul-rules verify`: spec lint -> scenarios -> tests and properties -> simulation -> interpretation
-matrix -> coverage -> report, with a progress display per stage and a final summary.
+"""`azul-rules verify`: [code lint, with --lint] -> spec lint -> scenarios -> tests and properties ->
+search -> simulation -> interpretation matrix -> coverage -> report, with a progress display per
+stage and a final summary.
 
 Everything the run writes goes into the output folder (`--out`): the report, pytest's log
 (`pytest.log`) and the counterexamples found (`counterexamples/`); its scratch files live in a
@@ -26,12 +27,22 @@ from rich.markup import escape
 from rich.table import Table
 
 from harness.ahead import Ahead
-from properties.cluster import Workers, opened, workers_of
-from harness.coverage import (GUARDED, NOT_MEASURED, ROOT, SURVIVOR, UNGUARDABLE, compute, guard_statuses, lint,
-                              load_test_results, summary)
 from harness.ci import junit_args
-from harness.coverage import suspects
+from harness.coverage import (
+    GUARDED,
+    NOT_MEASURED,
+    ROOT,
+    SURVIVOR,
+    UNGUARDABLE,
+    compute,
+    guard_statuses,
+    lint,
+    load_test_results,
+    summary,
+    suspects,
+)
 from harness.report import ReportInputs, build_report
+from properties.cluster import Workers, opened, workers_of
 from spec import default_catalogue, validate
 
 PROFILES: dict[str, dict[str, int]] = {
@@ -40,10 +51,16 @@ PROFILES: dict[str, dict[str, int]] = {
     # must not depend on the machine's load (a 300 s budget made CI red on a busy box, issue 22).
     # About 1 CPU s a mutant (`duel.score.broken-penalty`: 38 mutants, 30 CPU s on a fresh clone).
     # A caller may still pass mutation_seconds (a clock) for a run it wants cut short.
-    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_mutants": 400},
-    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_mutants": 2400},
-    "deep": {"games": 10000, "matrix_games": 400, "shrink": 1},   # Hypothesis shrinks each broken row
+    # search_nodes: the node budget of the search stage, per game, for the questions no committed
+    # witness answers yet (a count, not seconds, for the same reason; the seed is fixed). ci: 60,000
+    # nodes took 7.1 CPU s for Duel's 10 open questions and 6.6 CPU s for classic's 4 (search and
+    # shrinking, on main 2026-12-02).
+    "ci": {"games": 200, "matrix_games": 20, "shrink": 0, "mutation_mutants": 400, "search_nodes": 60_000},
+    "dev": {"games": 1000, "matrix_games": 60, "shrink": 0, "mutation_mutants": 2400, "search_nodes": 600_000},
+    "deep": {"games": 10000, "matrix_games": 400, "shrink": 1,    # Hypothesis shrinks each broken row
+             "search_nodes": 6_000_000},
 }
+SEARCH_SEED = 0                 # the search stage's seed: the same witnesses every run
 
 INTERRUPTED = 130               # the shell's status for a run ended by Ctrl-C (128 + SIGINT)
 PROGRESS_EVERY = 10.0           # seconds between progress lines when the output is not a terminal
@@ -134,16 +151,18 @@ def red_reason(stages: list[Stage]) -> str | None:
 
 
 def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = None,
-           console: Console | None = None, measure_on_red: bool = False) -> int:
+           console: Console | None = None, measure_on_red: bool = False, code_lint: bool = False) -> int:
     """Run every stage; 0 when all passed, 1 when any failed, 130 when interrupted (Ctrl-C). When the
     tests or scenarios fail, mutation, the campaign and the matrix are reported "not run: tests
-    failed" (`measure_on_red` runs them anyway); tests/mutants.json is never written then."""
+    failed" (`measure_on_red` runs them anyway); tests/mutants.json is never written then.
+    `code_lint`: first, the stage "code lint" (ruff and mypy, `make lint`); its findings fail the
+    run but stop no other stage."""
     console = console or Console()
     stages: list[Stage] = []
     started = time.time()
     work = Path(tempfile.mkdtemp(prefix="azul-verify-"))
     try:
-        return _verify(profile, Path(out), jobs, console, stages, work, measure_on_red)
+        return _verify(profile, Path(out), jobs, console, stages, work, measure_on_red, code_lint)
     except KeyboardInterrupt:
         _tidy_interrupted_report(Path(out), started)
         console.print()
@@ -155,12 +174,15 @@ def verify(profile: str = "ci", out: Path = Path("report"), jobs: int | None = N
 
 
 def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages: list[Stage], work: Path,
-            measure_on_red: bool = False) -> int:
+            measure_on_red: bool = False, code_lint: bool = False) -> int:
     settings = PROFILES[profile]
     jobs = jobs or max(1, os.cpu_count() or 1)
     found = work / "counterexamples"            # copied into the report at the end
 
     from properties.registry import DEFAULT_GAME, game_names
+
+    if code_lint:
+        _stage(console, stages, CODE_LINT, _code_lint)
 
     def spec_lint(st: Stage) -> None:
         problems = [p for g in game_names() for p in validate(game=g)[1]]
@@ -179,7 +201,7 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
         from properties.watchdog import TimeBudgetExceeded, alarm, limit_memory
         limit_memory()                  # watchdogs: a runaway fails with MemoryError (docs/design.md)
         files = list(scenario_files([ROOT / "fixtures"]))
-        failed = []
+        failed: list[str] = []
         for n, path in enumerate(files):
             st.progress(f"{n}/{len(files)} files, {len(failed)} failed")
             try:
@@ -235,6 +257,21 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     test_results = load_test_results(tests_json)
     red = red_reason(stages)
     skip = red if red and not measure_on_red else None
+    searched: dict[str, dict[str, Any]] = {}
+    for game in game_names():          # committed witnesses ran in the scenarios stage (fixtures/<game>/witnesses/)
+        def searching(st: Stage, game: str = game) -> None:
+            searched[game] = search_stage(game, ROOT, settings["search_nodes"], SEARCH_SEED, work / "witnesses")
+            found, missing = searched[game]["found"], searched[game]["missing"]
+            st.detail = (f"{len(found)} found, {len(missing)} not found within budget, of the questions no "
+                         f"committed witness answers; {searched[game]['explored']}")
+            st.failures = []            # not found is an answer, never a failure
+        name = "search" if game == DEFAULT_GAME else f"{game}: search"
+        if settings.get("search_nodes", 0) <= 0:    # a profile without a budget has no search stage
+            continue
+        if skip:
+            _skip(console, stages, name, skip)
+        else:
+            _stage(console, stages, name, searching)
 
     def mutation(st: Stage) -> dict[str, dict[str, Any]]:
         return _mutation(st, catalogue, tests_json, settings, profile, jobs, guarded_threshold(), save=not red)
@@ -284,12 +321,41 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
                                                                    for sc in g.scores]},
                                   substep_visits=campaign.totals("substep_hits"), fixtures=ROOT / "fixtures",
                                   suspects=[sp.to_json() for sp in suspects(catalogue, test_results)],
-                                  other_games=others),
+                                  other_games=others, searched=searched),
                      out)
         _publish(out, log, found)
         st.detail = f"{out}/index.html, coverage.md, coverage.json, pytest.log"
     _stage(console, stages, "report", report)
     return _finish(console, stages)
+
+
+def search_stage(game: str, root: Path, nodes: int, seed: int, out: Path) -> dict[str, Any]:
+    """Search (`nodes` in all, `seed`) for the questions of `azul-rules search --all` that no
+    committed witness under root/fixtures answers yet, at the game's first player count. Found
+    witnesses are written into `out`/<game>/ (the report's, never fixtures/): `found` (goal key ->
+    files), `missing` (goal keys), `explored` (what was looked at), `nodes`."""
+    from harness.found_by_search import unanswered
+    from harness.search_commands import write_witnesses
+    from properties.registry import get_game
+    from properties.search.run import search
+
+    goals = unanswered(game, root)
+    if not goals:
+        return {"found": {}, "missing": [], "nodes": 0,
+                "explored": "nothing to search: a committed witness answers every question"}
+    result = search(game, goals, seed=seed, cpu_seconds=float("inf"), nodes=nodes)
+    if result.interrupted:              # the search keeps what it found on Ctrl-C; verify stops
+        raise KeyboardInterrupt
+    found: dict[str, list[str]] = {}
+    for key, path, _ in write_witnesses(result, get_game(game), out / game, seed) if result.witnesses else []:
+        twin = path.with_name(path.name[:-len(".toml")] + ".default.toml")
+        found[key] = [str(path)] + ([str(twin)] if twin.is_file() else [])
+    spent = sum(e.nodes for _, e in result.explored)
+    positions = sum(e.positions for _, e in result.explored)
+    deepest = max((e.deepest_round for _, e in result.explored), default=0)
+    explored = (f"{spent:,} nodes (budget {nodes:,}, seed {seed}), {positions:,} distinct positions, deepest round "
+                f"{deepest}, {result.cpu_seconds:.1f} CPU s, for {len(goals)} question(s)")
+    return {"found": found, "missing": [g.key for g in result.missing], "nodes": spent, "explored": explored}
 
 
 def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console, stages: list[Stage], found: Path,
@@ -301,8 +367,8 @@ def _play_stages(settings: Mapping[str, Any], workers: Workers, console: Console
     started once, not once per campaign, matrix or player count, and given every stage's games at
     once (harness.ahead), so it never idles between stages. The campaign, the matrix's rows and the
     other games' report sections."""
-    from properties.registry import DEFAULT_GAME, game_names
     from properties.matrix import run_matrix
+    from properties.registry import DEFAULT_GAME, game_names
     from properties.simulate import CampaignReport, run_campaign
 
     other_games = [g for g in game_names() if g != DEFAULT_GAME]
@@ -461,8 +527,8 @@ def _game_plays(game: str, settings: Mapping[str, Any], workers: Workers, found:
                 ahead: bool) -> tuple[Ahead[list[Any]], Ahead[list[Any]]]:
     """A game other than the default: its campaigns (one per player count) and its matrix, on
     `workers`, started now when `ahead`."""
-    from properties.registry import get_game
     from properties.matrix import run_matrix
+    from properties.registry import get_game
     from properties.simulate import run_campaign
 
     entry = get_game(game)
@@ -483,8 +549,8 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
     against its own thresholds; what the report's section for the game shows. `plays`: its campaigns
     and matrix, handed to the shared workers by `_game_plays`; `jobs` runs its mutation analysis."""
     from harness.coverage import compute, lint, summary
-    from properties.registry import get_game
     from properties.matrix import columns
+    from properties.registry import get_game
     from properties.simulate import group_failures, write_failure
 
     entry = get_game(game)
@@ -556,6 +622,18 @@ def _verify_game(game: str, settings: Mapping[str, Any], jobs: int, console: Con
                          "failures": sum(len(c.failures) for c in campaigns),
                          "players": list(entry.players), "policy": "uniform"},
             "thresholds": {"asserted": asserted_threshold(game), "guarded": guarded_threshold(game)}}
+
+
+CODE_LINT = "code lint"         # ruff and mypy (`make lint`); not a red stage: the games measure the same
+
+
+def _code_lint(st: Stage) -> None:
+    """ruff and mypy over the checkout, as configured in pyproject.toml; every finding is named."""
+    from harness.code_lint import code_lint
+    results = code_lint(ROOT)
+    st.ok = all(r.ok for r in results)
+    st.failures = [f for r in results for f in r.findings]
+    st.detail = "; ".join(f"{r.tool}: {r.summary}" for r in results)
 
 
 def _shown(path: Path) -> str:

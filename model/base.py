@@ -30,7 +30,7 @@ class KeyedAction:
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "key", (int(self.kind),) + self.args)
 
-    def __lt__(self, other: "KeyedAction") -> bool:
+    def __lt__(self, other: KeyedAction) -> bool:
         return self.key < other.key
 
 

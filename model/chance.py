@@ -24,7 +24,7 @@ class Chance(Protocol):
     def shuffle_plates(self, plates: Sequence[int]) -> list[int]: ...
     def draw_tile(self, bag: Sequence[int]) -> int: ...
     def draw_chip(self, supply: Sequence[int]) -> int: ...
-    def fork(self) -> "Chance": ...     # an independent chance with the same future draws
+    def fork(self) -> Chance: ...     # an independent chance with the same future draws
 
 
 def pick_weighted(bag: Sequence[int], r: int) -> int:
@@ -41,7 +41,7 @@ class SeededChance:
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def fork(self) -> "SeededChance":
+    def fork(self) -> SeededChance:
         twin = copy.copy(self)                  # keeps a subclass's own draws
         twin._rng = random.Random()
         twin._rng.setstate(self._rng.getstate())
@@ -65,7 +65,7 @@ class SeededChance:
         `draw_tile` has it called for each tile."""
         if type(self).draw_tile is not SeededChance.draw_tile:
             return _one_by_one(self, bag, k)
-        below = self._rng._randbelow
+        below = self._rng._randbelow      # type: ignore[attr-defined]  # CPython's, undeclared in typeshed
         total = sum(bag)
         if k > total:
             raise ValueError("draw from an empty bag")
@@ -121,7 +121,7 @@ class NoDraws:
     def draw_chip(self, supply: Sequence[int]) -> int:
         raise self._refuse("a chip")
 
-    def fork(self) -> "NoDraws":
+    def fork(self) -> NoDraws:
         return self
 
 
@@ -141,7 +141,7 @@ class ScriptedChance:
         self.strict = strict
         self._fallback = SeededChance(seed)
 
-    def fork(self) -> "ScriptedChance":
+    def fork(self) -> ScriptedChance:
         twin = copy.copy(self)
         twin.tiles, twin.chips = self.tiles[:], self.chips[:]
         twin.plates = None if self.plates is None else self.plates[:]

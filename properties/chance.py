@@ -29,7 +29,7 @@ class HypothesisChance:
     def draw_chip(self, supply: Sequence[int]) -> int:
         return self.data.draw(st.sampled_from(sorted(supply)), label="chip draw")
 
-    def fork(self) -> "HypothesisChance":
+    def fork(self) -> HypothesisChance:
         """Every draw is a choice of the running example's data: a copy draws from the same data, so
         unlike a seeded fork, playing the copy does move what the original draws next (nothing plays
         a copy under Hypothesis: the machine keeps snapshots)."""
@@ -65,7 +65,7 @@ class RecordingChance:
         self.chips.append(chip)
         return chip
 
-    def fork(self) -> "RecordingChance":
+    def fork(self) -> RecordingChance:
         twin = RecordingChance(self.inner.fork())
         twin.tiles, twin.chips, twin.first = self.tiles[:], self.chips[:], self.first
         twin.plates = None if self.plates is None else self.plates[:]

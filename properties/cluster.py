@@ -172,7 +172,7 @@ def map_ordered(pool: Executor | None, function: Callable[[T], R], items: Sequen
         return out
     futures: list[Future[R]] = [pool.submit(function, item) for item in items]
     try:
-        for item, future in zip(items, futures):
+        for item, future in zip(items, futures, strict=True):
             if not future.done() and not future.running():
                 reason = stop(item)
                 if reason is not None and future.cancel():

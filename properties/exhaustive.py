@@ -421,7 +421,7 @@ def explore(game: Any, depth: int, checks: Checks, *, chance: bool = False, max_
             result.levels.append(Level(d, nodes, distinct, paths))
             if progress:
                 progress(result.levels[-1])
-            frontier = following                   # type: ignore[assignment]
+            frontier = following
             if not frontier:
                 break
     except (_Stop, KeyboardInterrupt) as stop:

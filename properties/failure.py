@@ -13,7 +13,7 @@ class InvariantBroken(AssertionError):
     `seed` is the game's seed (None for Hypothesis games, whose chance is scripted in the file),
     `step` the number of actions played when it broke, `scenario` the counterexample file."""
 
-    last: "InvariantBroken | None" = None       # the latest one made (reported if a test runs out of time)
+    last: InvariantBroken | None = None       # the latest one made (reported if a test runs out of time)
 
     def __init__(self, invariant: str, message: str, *, seed: int | None, step: int,
                  scenario: Path | str | None, overrides: Mapping[str, str] | None = None,

@@ -12,6 +12,7 @@ any SHARES consecutive deep checks have asked about every candidate once. No gam
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from model.protocol import Game
@@ -31,6 +32,6 @@ def disagreement(game: Game, candidates: Sequence[Any], check_no: int, shares: i
     if refused or missing:
         return (f"generated-only {sorted(map(str, refused))} vs "
                 f"predicate-only {sorted(map(str, set(missing)))}")
-    if any(b < a for a, b in zip(legal, legal[1:])):
+    if any(b < a for a, b in pairwise(legal)):
         return f"generated list not sorted: {list(map(str, legal))}"
     return None

@@ -25,13 +25,13 @@ from hypothesis import event, reject
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from model.errors import IllegalAction, RuleLoopError
 from model.protocol import Game
 from properties.chance import HypothesisChance, RecordingChance
 from properties.counterexample import DEFAULT_DIR, scenario_text, write_counterexample
 from properties.failure import InvariantBroken
 from properties.machine_hooks import DEFAULT_HOOKS, FailedStep, MachineHooks, MachineRecord, MachineSetup, Problem
+from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from properties.simulate import invariant_clauses
 from properties.watchdog import Alarm, GameWatchdog, Livelock, StepCounter, TimeBudgetExceeded
 
@@ -80,7 +80,7 @@ class GameMachine(RuleBasedStateMachine):
                                                  self.players, self.overrides, self.fixed)
         self.chance = HypothesisChance(data)
         self.recorder = RecordingChance(self.chance)
-        self.state_invariants = entry.load("invariants")
+        self.game_invariants = entry.load("invariants")      # not `state_invariants`: that is the rule below
         self.step_invariants = entry.load("step_invariants") if entry.has("step_invariants") else None
         self.candidates = entry.load("candidates") if entry.has("candidates") else None
         self.watchdog = GameWatchdog(1 << 30, self.game_seconds)
@@ -199,7 +199,7 @@ class GameMachine(RuleBasedStateMachine):
     def state_invariants(self) -> None:
         if self.game is not None and not self.idle:      # idle: the state the last check passed
             with self._watched(self.game):
-                problems = [(name, msg) for name, _, msg in self.state_invariants(self.game)]
+                problems = [(name, msg) for name, _, msg in self.game_invariants(self.game)]
             self._fail_on(problems)
 
     def _fail_on(self, problems: list[Problem], *, phase: str | None = None,

@@ -18,13 +18,13 @@ from typing import Any
 
 import attrs
 
-from properties.cluster import Workers, executor, map_ordered, workers_of
-from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from model.clauses import RECORDER, recording
 from model.errors import RuleLoopError
 from model.protocol import Game
+from properties.cluster import Workers, executor, map_ordered, workers_of
 from properties.counterexample import scenario_text, write_counterexample
 from properties.failure import InvariantBroken
+from properties.registry import DEFAULT_GAME, GameEntry, get_game
 from properties.watchdog import DEFAULT_GAME_SECONDS, GameWatchdog, Livelock, StepCounter, limit_memory
 
 # Failures that are not invariants of a game: a game that never ends (its clauses: the entry's
@@ -128,9 +128,9 @@ def play_checked(seed: int, overrides: Mapping[str, str] | None = None, *, deep_
             with watchdog.guard(None, counter):
                 played: Game = start(seed=seed, overrides=dict(overrides or {}), players=players)
         except (Livelock, RuleLoopError, Exception) as exc:
-            failure, clauses = _watchdog_failure(exc, phase_hint, entry)
+            crash, clauses = _watchdog_failure(exc, phase_hint, entry)
             return GameReport(seed=seed, rounds=0, actions=0, scores=(0,) * players, winner=None, reason="unfinished",
-                              stalled=False, failure=failure, failure_step=0, branches=Counter(), draws=Counter(),
+                              stalled=False, failure=crash, failure_step=0, branches=Counter(), draws=Counter(),
                               clause_hits=Counter(RECORDER.clauses) if record else Counter(),
                               alt_hits=Counter(RECORDER.alternatives) if record else Counter(),
                               edge_hits=Counter(RECORDER.edges) if record else Counter(), actions_log=log,
@@ -235,7 +235,8 @@ def _play(entry: GameEntry, game: Game, rng: random.Random, choose: Any, watchdo
         if step_invariants is not None:
             for name, _, msg in step_invariants(before, game, events, step, action, deep_every):
                 return (name, msg)
-        if every > 1 and step % every and not game.is_over and _stage(before) == _stage(game):
+        if incremental is not None and every > 1 and step % every and not game.is_over \
+                and _stage(before) == _stage(game):
             for name, _, msg in incremental(before, game, events):
                 return (name, msg)
             continue

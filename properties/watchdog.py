@@ -170,7 +170,7 @@ class GameWatchdog:
         return seconds
 
     @contextmanager
-    def guard(self, game: object, step: "StepCounter", *, arm: bool = True) -> Iterator[None]:
+    def guard(self, game: object, step: StepCounter, *, arm: bool = True) -> Iterator[None]:
         """Run game code under the budgets: a Livelock when the game's is spent (also when SIGALRM
         interrupts the block), TestTimeExpired when the test's is. `arm=False` when an Alarm
         armed for the whole game is already running (the Hypothesis machine: cheaper per step)."""

@@ -12,10 +12,9 @@ here: `load_catalogue(game="azul")` finds the folder whose catalogue.toml says `
 
 from __future__ import annotations
 
-
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +127,7 @@ def _read_toml(path: Path, problems: list[SpecError]) -> tuple[dict[str, Any], _
 
 
 def _check_table(
-    table: Any, fields: dict[str, type], required: tuple[str, ...], *, file: str, clause: str | None,
+    table: Any, fields: Mapping[str, type], required: tuple[str, ...], *, file: str, clause: str | None,
     prefix: str, line: int | None, problems: list[SpecError],
 ) -> bool:
     if not isinstance(table, dict):
@@ -470,7 +469,7 @@ def _load_chapter(
     chapter = Chapter(name=data["chapter"], order=data["order"], file=file)
     clauses: list[Clause] = []
     for n, raw in enumerate(data.get("clause", [])):
-        cid = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{n + 1}"
+        cid: str = raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"#{n + 1}"
         line = ft.line_of_id(cid)
 
         def fline(field: str, line: int | None = line) -> int | None:

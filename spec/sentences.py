@@ -192,7 +192,8 @@ def _web_page_lines(lines: list[tuple[int, str]]) -> tuple[list[tuple[int, str]]
 
 def _sections_by_headings(doc: str, lines: list[tuple[int, str]], heads: set[int], first: str) -> list[Section]:
     sections: list[Section] = []
-    slug, title, start, units = first, _UNHEADED_TITLES[first], lines[0][0] if lines else 1, []
+    slug, title, start = first, _UNHEADED_TITLES[first], lines[0][0] if lines else 1
+    units: list[tuple[int, str]] = []
     seen: set[str] = set()
 
     def close() -> None:

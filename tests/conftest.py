@@ -10,7 +10,6 @@ import pytest
 
 from spec import SPEC_ROOT
 
-
 # Under pytest-xdist (`make test`, verify's test stage) the costliest files run first (issue 13):
 # work stealing hands each worker a contiguous share of the collection and steals from the end of
 # the busier one, so a costly file collected late can leave one worker alone with it at the end of

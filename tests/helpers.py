@@ -7,8 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from model.clauses import recording
-from model.duel import acquisition
-from model.duel import Game, new_game, parse_action
+from model.duel import Game, acquisition, new_game, parse_action
 from model.duel.colours import COLOUR_INDEX, EMPTY
 from model.duel.supply import clear_factories
 

@@ -114,7 +114,7 @@ def test_tests_are_tied_to_a_clause_without_a_tracking_record() -> None:
     assert "tests/test_model_tiling.py::test_broken_penalties_and_starting_player_tile" in declared[CLAUSE]
     # this file names the clause as data, in no clause mark: it does not bear on the rule
     assert not any(t.startswith("tests/test_check.py") for t in declared[CLAUSE])
-    from harness.changes import ClauseChange, Changes
+    from harness.changes import Changes, ClauseChange
     chosen, source = selected_tests(ROOT, [ClauseChange(CLAUSE, "duel", ())], Changes("HEAD", {}), None)
     assert "tests/test_model_tiling.py::test_broken_penalties_and_starting_player_tile" in chosen
     assert "no tracking record" in source

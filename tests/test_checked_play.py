@@ -38,9 +38,10 @@ def _reshape_a_plate(state: GameState) -> None:
 
 def _clean_run() -> tuple[int, list[tuple[int, tuple[str, int]]]]:
     """(steps, [(step, (phase, round)) at each step that ended a phase]) of the uncorrupted game."""
+    import random
+
     from model.duel import new_game
     from properties.simulate import policies
-    import random
 
     game, rng, choose = new_game(seed=SEED), random.Random(SEED), policies()["uniform"]
     ends, step = [], 0

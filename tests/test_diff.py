@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from harness.diff import (build_revision, compare, mann_whitney_u, rate_test, render_markdown, render_text,
-                          word_diff)
+from harness.diff import build_revision, compare, mann_whitney_u, rate_test, render_markdown, render_text, word_diff
 from harness.errors import UserError
 
 

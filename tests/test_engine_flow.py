@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 import model.duel.tiling as tiling
-from model.duel import IllegalAction, Kind, new_game, parse_action
+from model.duel import IllegalAction, Kind, new_game
 from model.duel.acquisition import CHIPS_PER_ROUND_BOUND
 from model.duel.engine import RULES
 from model.duel.state import LINES
 from model.errors import RuleLoopError
-from tests.helpers import R, empty_table, in_acquisition, play, put_plate, set_line, set_small, start_tiling
+from tests.helpers import R, empty_table, in_acquisition, play, set_line, set_small, start_tiling
 
 
 def test_every_kind_of_action_has_one_rule_function() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from itertools import pairwise
 
 from model.duel import new_game
 from model.duel.state import GameState
@@ -34,8 +35,8 @@ def _by_census(a: GameState, b: GameState) -> dict:  # type: ignore[type-arg]
 def _pairs() -> Iterator[tuple[GameState, GameState]]:
     for seed, policy in ((0, greedy), (1, uniform), (2, greedy)):
         states = list(_states(seed, policy))
-        yield from zip(states, states[1:])                      # every step
-        yield from zip(states, states[17::17])                  # far apart
+        yield from pairwise(states)                               # every step
+        yield from zip(states, states[17::17], strict=False)                  # far apart
         yield states[-1], states[0]                             # the game backwards
 
 

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from properties.registry import game_names, get_game
 from model.errors import IllegalAction
 from model.protocol import Game
+from properties.registry import game_names, get_game
 
 CASES = [(name, n) for name in game_names() for n in get_game(name).players]
 SEEDS = (0, 1)
@@ -140,8 +140,8 @@ def test_verify_applies_each_games_own_thresholds() -> None:
     import tomllib
     from pathlib import Path
 
-    from properties.registry import DEFAULT_GAME
     from harness.verify import asserted_threshold, guarded_threshold
+    from properties.registry import DEFAULT_GAME
 
     table = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["tool"]["azul-rules"]
     assert asserted_threshold(DEFAULT_GAME) == asserted_threshold() == table["asserted_threshold"]

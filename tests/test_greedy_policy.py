@@ -12,8 +12,16 @@ from model.duel.colours import EMPTY, WILD
 from model.duel.dome import matching_cells
 from model.duel.engine import Game
 from model.duel.state import Player
-from properties.duel.policy import (_best_placement, _Board, _decision_value, _fits, _open_kinds, _placement_value,
-                                    _turn_value, greedy)
+from properties.duel.policy import (
+    _best_placement,
+    _Board,
+    _decision_value,
+    _fits,
+    _open_kinds,
+    _placement_value,
+    _turn_value,
+    greedy,
+)
 
 MAX_STEPS = 400
 

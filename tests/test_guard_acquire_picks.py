@@ -16,8 +16,8 @@ from contextlib import contextmanager
 import attrs
 import pytest
 
-from model.duel import Action, Game, IllegalAction, Kind, parse_action
 from model.clauses import RECORDER, recording
+from model.duel import Action, Game, IllegalAction, Kind, parse_action
 from model.duel.colours import EMPTY
 from model.duel.dome import matching_cells
 from tests.helpers import B, K, R, T, Y, bare, empty_table, in_acquisition, play, put_plate, set_line, set_small

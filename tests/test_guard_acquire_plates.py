@@ -14,8 +14,8 @@ from collections import Counter
 
 import pytest
 
-from model.duel import Action, Game, IllegalAction, Kind, parse_action
 from model.clauses import recording
+from model.duel import Action, Game, IllegalAction, Kind, parse_action
 from tests.helpers import B, empty_table, in_acquisition, play, set_small
 
 

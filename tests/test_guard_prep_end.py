@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from model.duel import Game, new_game
 from model.clauses import RECORDER, recording
+from model.duel import Game, new_game
 from model.duel.colours import EMPTY, SPECIAL, WILD
 from model.duel.ruleset import Ruleset
 from model.duel.scoring import tablet_points
@@ -111,7 +111,7 @@ def test_special_tile_reading_decides_nothing_in_a_row_without_a_special_tile() 
     assert _score("colourful-rows", four_colours_and_special) == 0
     for rules in (counts, DEFAULT):
         assert _decisions("duel.tablet.colourful-rows.special",
-                          lambda: _score("colourful-rows", four_colours_and_special, rules)) == 1
+                          lambda rules=rules: _score("colourful-rows", four_colours_and_special, rules)) == 1
 
 
 # --- duel.tablet.corner-plates -------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_tablet_floor_point_decides_nothing_when_the_readings_agree(score: int, 
     for reading in ("net-then-floor", "losses-first"):
         box: list[Game] = []
         decided = _decisions("duel.end.tablet-floor",
-                             lambda: box.append(_round_five_end(score, full_row, reading)))
+                             lambda box=box, reading=reading: box.append(_round_five_end(score, full_row, reading)))
         assert box[0].state.players[0].score == final, reading
         assert decided == 0, reading
 
@@ -337,7 +337,103 @@ def test_under_full_row_a_gappy_row_with_the_special_tile_decides_nothing() -> N
     for special in ("counts-as-colour", "not-a-colour"):
         rules = Ruleset.build({**both, "duel.tablet.colourful-rows.special": special})
         assert _score("colourful-rows", gappy, rules) == 0
-        assert _decisions("duel.tablet.colourful-rows.special", lambda: _score("colourful-rows", gappy, rules)) == 0
+        assert _decisions("duel.tablet.colourful-rows.special",
+                          lambda rules=rules: _score("colourful-rows", gappy, rules)) == 0
     full = _row(0, [B, Y, R, K, SPECIAL, B])
     rules = Ruleset.build({**both, "duel.tablet.colourful-rows.special": "counts-as-colour"})
     assert _decisions("duel.tablet.colourful-rows.special", lambda: _score("colourful-rows", full, rules)) == 1
+
+
+# --- duel.tablet.outer-spaces: when the outer-scope reading decides ----------------------------------
+
+@pytest.mark.clause("duel.tablet.outer-spaces")
+@pytest.mark.parametrize("scope", ["edge-cells", "outer-plates"])
+def test_the_outer_scope_reading_decides_only_with_a_tile_inside_the_edge_on_an_outer_plate(scope: str) -> None:
+    """The two readings of duel.tablet.outer-scope count the same spaces on the Dome's edge; they part
+    only over the inner spaces of the 8 outer plates. So a tablet scored with tiles on the edge alone
+    is decided by neither reading, and one with a tile on such an inner space is decided by the chosen
+    one (and scores differently under the two)."""
+    rules = Ruleset.build({"duel.tablet.outer-scope": scope})
+    edge_only = [0, 5, 30, 35]
+    assert _decisions("duel.tablet.outer-scope", lambda: _score("outer-spaces", edge_only, rules)) == 0
+    inner = [7]                                  # row 2 column 2: on plate slot 1, off the edge
+    assert _decisions("duel.tablet.outer-scope", lambda: _score("outer-spaces", inner, rules)) == 1
+    assert _score("outer-spaces", inner, rules) == (1 if scope == "outer-plates" else 0)
+
+
+# --- duel.prep.factories-refill: the refill order and running out -----------------------------------
+
+def _refill(order: str, bag: list[int]) -> tuple[Game, list]:
+    """Round 1 emptied, the Tower empty and the bag as given, then refilled under `order` (start_tiling
+    runs the round to the next Preparation)."""
+    g = bare(5, **{"duel.prep.refill-order": order})
+    empty_table(g)
+    g.state.tower = [0] * 5
+    g.state.bag = list(bag)
+    return g, start_tiling(g)
+
+
+def _ran_out(events: list) -> bool:
+    return any(e.kind == "tiles-ran-out" for e in events)
+
+
+@pytest.mark.clause("duel.prep.factories-refill", "duel.prep.rare-empty")
+@pytest.mark.parametrize("order", ["large-first", "small-first"])
+def test_either_refill_order_fills_every_factory_when_tiles_suffice(order: str) -> None:
+    g, events = _refill(order, [20, 20, 20, 20, 20])
+    s = g.state
+    assert sum(s.large.sun) == 5 and [sum(f.sun) for f in s.small] == [4, 4, 4, 4]
+    assert not _ran_out(events)                  # the Tower is empty, but nothing ran short
+
+
+@pytest.mark.clause("duel.prep.factories-refill", "duel.prep.rare-empty")
+@pytest.mark.parametrize("order", ["large-first", "small-first"])
+def test_exactly_enough_tiles_fill_every_factory_and_nothing_ran_out(order: str) -> None:
+    g, events = _refill(order, [5, 4, 4, 4, 4])  # 21 tiles for 21 places: bag and Tower end empty
+    s = g.state
+    assert sum(s.large.sun) == 5 and [sum(f.sun) for f in s.small] == [4, 4, 4, 4]
+    assert not any(s.bag) and not any(s.tower)
+    assert not _ran_out(events)
+
+
+@pytest.mark.clause("duel.prep.factories-refill", "duel.prep.rare-empty")
+@pytest.mark.parametrize("order", ["large-first", "small-first"])
+def test_one_tile_short_leaves_the_factory_filled_last_short(order: str) -> None:
+    """20 tiles for 21 places: the Factory filled last is the one short, and the shortage is reported."""
+    g, events = _refill(order, [4, 4, 4, 4, 4])
+    s = g.state
+    if order == "large-first":
+        assert sum(s.large.sun) == 5 and [sum(f.sun) for f in s.small] == [4, 4, 4, 3]
+    else:
+        assert sum(s.large.sun) == 4 and [sum(f.sun) for f in s.small] == [4, 4, 4, 4]
+    assert _ran_out(events)
+
+
+@pytest.mark.clause("duel.prep.factories-refill", "duel.prep.rare-empty")
+def test_a_large_sun_left_empty_by_the_one_colour_rule_with_an_empty_tower_ran_nothing_out() -> None:
+    """Under leave-empty, a bag of blue only leaves the large sun empty while the bag keeps its tiles:
+    the Tower is empty but the bag is not, so no shortage is reported."""
+    g = bare(5, **{"duel.refill.monochrome-unavoidable": "leave-empty", "duel.prep.refill-order": "small-first"})
+    empty_table(g)
+    s = g.state
+    s.bag = [49, 0, 0, 0, 0]
+    s.tower = [0, 0, 0, 0, 0]
+    events = start_tiling(g)
+    assert sum(s.large.sun) == 0 and sum(s.bag) > 0
+    assert not _ran_out(events)
+
+
+@pytest.mark.clause("duel.prep.factories-refill", "duel.prep.rare-empty")
+def test_a_large_sun_left_empty_with_the_bag_just_used_up_and_tiles_in_the_tower_ran_nothing_out() -> None:
+    """Under leave-empty a bag of 16 blues leaves the large sun empty (its five blues go back) and the
+    small Factories then take exactly the 16 blues: the bag is empty, but the Tower still holds tiles,
+    so nothing ran out and no shortage is reported."""
+    g = bare(5, **{"duel.refill.monochrome-unavoidable": "leave-empty", "duel.prep.refill-order": "large-first"})
+    empty_table(g)
+    s = g.state
+    s.bag = [16, 0, 0, 0, 0]
+    s.tower = [0, 4, 4, 4, 4]
+    events = start_tiling(g)
+    assert sum(s.large.sun) == 0 and [sum(f.sun) for f in s.small] == [4, 4, 4, 4]
+    assert not any(s.bag) and any(s.tower)
+    assert not _ran_out(events)

@@ -19,8 +19,21 @@ from model.duel.colours import SPECIAL
 from model.duel.state import NUM_SMALL
 from model.errors import RuleLoopError
 from model.events import Event
-from tests.helpers import (B, K, R, T, bare, empty_table, in_acquisition, play, put_plate, set_line, set_small,
-                           set_tiles, start_tiling)
+from tests.helpers import (
+    B,
+    K,
+    R,
+    T,
+    bare,
+    empty_table,
+    in_acquisition,
+    play,
+    put_plate,
+    set_line,
+    set_small,
+    set_tiles,
+    start_tiling,
+)
 
 NO_CAP = {"duel.chips.per-round": "no-cap"}
 

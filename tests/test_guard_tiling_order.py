@@ -28,7 +28,7 @@ from model.duel import IllegalAction, parse_action
 from model.duel.colours import EMPTY
 from model.duel.serialize import game_from_data, game_to_data
 from properties.watchdog import Livelock
-from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, set_line, set_tiles, start_tiling
+from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, record, set_line, set_tiles, start_tiling
 
 # One pass of the tiling loop runs about 25 statements; 2 players x 6 lines is 12 passes. A bound 15
 # times larger still ends a runaway loop within milliseconds.
@@ -307,3 +307,97 @@ def test_one_chip_cannot_replace_a_missing_tile(round_one: dict[str, Any]) -> No
     assert err.value.clause == "duel.bonus.complete-line"
     assert err.value.reason == "1 missing tile(s) take 2 matching or 3 any chips each"
     assert g.state == before
+
+
+
+@pytest.mark.clause("duel.bonus.complete-line")
+def test_more_chips_than_three_per_missing_tile_are_refused(round_one: dict[str, Any]) -> None:
+    """A missing tile takes at most three chips: four face-up chips (two of them red) offered for the
+    one tile line 3 lacks are refused for that reason, and the chip decision is not offered them."""
+    def setup(g: Any) -> None:
+        put_plate(g, 0, 3, 3)                  # row 3: turquoise, red
+        set_line(g, 0, 3, R, 2)                # one tile missing
+        give_chips(g, 0, 1, 2, 4, 5)           # C04 blue/red, C05 red, two more
+
+    g, _ = tiled(round_one, setup)
+    assert g.state.pending.kind == "bonus"
+    assert "bonus C01+C02+C04+C05" not in [str(a) for a in g.legal_actions()]
+    before = g.state.copy()
+    with pytest.raises(IllegalAction) as err:
+        g.apply(parse_action("bonus C01+C02+C04+C05"))
+    assert err.value.clause == "duel.bonus.complete-line"
+    assert err.value.reason == "1 missing tile(s) take 2 matching or 3 any chips each"
+    assert g.state == before
+
+# --- duel.bonus.timing=after-pass: the second pass over the lines ------------------------------------
+
+AFTER_PASS = {"duel.bonus.timing": "after-pass"}
+
+
+def _one_space(g: Any, who: int, n: int, colour: int) -> None:
+    """Dome row `n` (1-6) with one space for `colour` (column 1) and yellow spaces elsewhere, without
+    plates (no band is full): a complete line of that colour moves there by itself."""
+    g.state.players[who].dome_space[(n - 1) * 6:n * 6] = [colour] + [Y] * 5
+
+
+@pytest.mark.clause("duel.tiling.top-to-bottom", "duel.bonus.complete-line")
+def test_after_pass_the_second_pass_offers_chips_line_by_line_down_to_the_sixth(round_one: dict[str, Any]) -> None:
+    """Under after-pass the first pass moves only complete lines (line 4 here); the second pass then
+    goes down the lines still short: line 2 (a red short of one; P1's two black chips can neither pair
+    with red nor make three) gets no offer and is passed over, line 3 (two blacks of three) gets the
+    chip decision, and after it is declined so does line 6 (five blacks of six), the last line."""
+    def setup(g: Any) -> None:
+        for n, colour in ((2, R), (3, K), (4, T), (6, K)):
+            _one_space(g, 0, n, colour)
+        set_line(g, 0, 2, R, 1)
+        set_line(g, 0, 3, K, 2)
+        set_line(g, 0, 4, T, 4)
+        set_line(g, 0, 6, K, 5)
+        give_chips(g, 0, 12, 14)               # both black
+
+    g, events = tiled(round_one, setup, **AFTER_PASS)
+    assert line(g, 0, 4) == (EMPTY, 0), "the complete line moved in the first pass"
+    p = g.state.pending
+    assert (p.kind, p.player, p.data) == ("bonus", 0, (2,)), "line 2 passed over, line 3 offered the chips"
+    assert line(g, 0, 2) == (R, 1)
+    events += decide(g, "no-bonus")
+    p = g.state.pending
+    assert p is not None and (p.kind, p.data) == ("bonus", (5,)), "the second pass reaches line 6"
+    events += decide(g, "bonus C12+C14")
+    pl = g.state.players[0]
+    assert line(g, 0, 6) == (EMPTY, 0) and pl.dome_tile[30] == K, "line 6 completed and moved"
+    assert line(g, 0, 3) == (K, 2) and line(g, 0, 2) == (R, 1), "declined and unhelped lines stay"
+    assert g.state.pending is None and g.state.phase == "acquisition" and g.state.round == 2
+
+
+@pytest.mark.clause("duel.tiling.top-to-bottom")
+def test_after_pass_tiling_with_nothing_to_decide_runs_both_players_to_the_end(round_one: dict[str, Any]) -> None:
+    """Two passes over six lines for each player, with no decision in between, all in one go: the
+    tiling's loop bound must allow the whole of it (a complete line of each player moves, then the
+    round goes on)."""
+    def setup(g: Any) -> None:
+        for who in (0, 1):
+            _one_space(g, who, 1, B)
+            set_line(g, who, 1, B, 1)
+
+    g, events = tiled(round_one, setup, **AFTER_PASS)
+    assert [who for who, _ in moves(events)] == [0, 1]
+    assert g.state.pending is None and g.state.phase == "acquisition" and g.state.round == 2
+
+
+@pytest.mark.clause("duel.tiling.top-to-bottom", "duel.bonus.complete-line")
+@pytest.mark.parametrize("timing", ["as-reached", "after-pass"])
+def test_a_chip_decision_is_recorded_as_decided_by_the_bonus_timing_in_force(
+        round_one: dict[str, Any], timing: str) -> None:
+    """Line 3 short of one with two matching chips: the chip decision comes under either timing, and
+    the record names the reading in force as the one that decided when (never the other)."""
+    def setup(g: Any) -> None:
+        _one_space(g, 0, 3, K)
+        set_line(g, 0, 3, K, 2)
+        give_chips(g, 0, 12, 14)
+
+    with record() as rec:
+        g, _ = tiled(round_one, setup, **{"duel.bonus.timing": timing})
+    assert (g.state.pending.kind, g.state.pending.data) == ("bonus", (2,))
+    decided = {alt for (point, alt), n in rec.alternatives.items() if point == "duel.bonus.timing" and n}
+    assert decided == {timing}

@@ -15,9 +15,9 @@ import pytest
 
 from model.duel import IllegalAction, ScriptedChance, new_game, parse_action
 from model.duel.colours import NUM_COLOURS
-from model.errors import RuleLoopError
 from model.duel.state import GameState
 from model.duel.supply import monochrome_redraw_bound
+from model.errors import RuleLoopError
 from tests.helpers import B, K, R, T, Y, bare, empty_table, play, put_plate, record, set_line, start_tiling
 
 TILES_PER_COLOUR = 13
@@ -248,9 +248,9 @@ def test_broken_penalty_reading_decides_only_for_one_and_four_tiles(reading: str
 def test_a_position_after_chips_spent_on_two_lines_exports_and_loads_back_identically(tmp_path) -> None:
     """Chips spent on line 3 (C10+C15) and then line 4 (C01+C04) lie face down as one set; the position
     written between turns of round 2 rebuilds the same state."""
-    from harness.scenarios import load_scenario
     from harness.duel.scenarios.position import build_game
     from harness.duel.scenarios.writer import position_toml
+    from harness.scenarios import load_scenario
 
     g, _, _ = _tiled(lambda g: (_bonus_position(g, (1, 4, 10, 15), 3, R, 2), set_line(g, 0, 4, B, 3)))
     play(g, "bonus C10+C15", "bonus C01+C04", "tile 1")

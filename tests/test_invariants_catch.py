@@ -14,15 +14,14 @@ from collections.abc import Callable
 import pytest
 
 import model.duel.engine as engine
-from model.duel import acquisition, flow, generation, legality, preparation, tiling
 import model.duel.serialize as serialize
+from model.duel import acquisition, flow, generation, legality, new_game, preparation, tiling
 from model.duel.colours import EMPTY
 from model.duel.engine import Game
-from model.duel import new_game
 from properties.duel.invariants import INVARIANTS, violations
 from properties.duel.policy import POLICIES
-from properties.simulate import assert_games_hold
 from properties.duel.steps import STEP_INVARIANTS, check_step
+from properties.simulate import assert_games_hold
 
 
 def _first_failure(seeds=range(6), overrides=None, policy: str = "uniform", until: str | None = None) -> set[str]:

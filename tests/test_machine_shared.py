@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from properties.registry import get_game
 from properties.failure import InvariantBroken
 from properties.machine import machine_for
+from properties.registry import get_game
 
 FAST = dict(deadline=None, database=None, derandomize=True, phases=[Phase.generate],
             suppress_health_check=list(HealthCheck))

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from model.duel import IllegalAction, parse_action
+from model.duel.acquisition import acquisition_over
 from model.duel.state import SLOT_CELLS
-from tests.helpers import B, K, R, T, Y, empty_table, in_acquisition, play, set_line, set_small
+from tests.helpers import B, K, R, T, Y, empty_table, in_acquisition, play, record, set_line, set_small
 
 
 def _setup_small(seed: int = 0):
@@ -264,3 +265,20 @@ def test_tiles_may_go_on_a_line_whose_dome_row_has_no_matching_space_yet() -> No
     play(g, "sun 1 blue", "line 5")
     assert (s.players[0].line_colour[4], s.players[0].line_count[4]) == (B, 3)
 
+
+
+@pytest.mark.clause("duel.acquire.end.start-tile")
+@pytest.mark.parametrize("on_large", [True, False])
+def test_the_start_tile_left_alone_on_the_large_factory_is_what_the_end_rule_is_cited_for(on_large: bool) -> None:
+    """With every Factory empty and no chip left, the phase ends although the Starting player tile
+    may still lie on the large Factory: the end rule for that tile (duel.acquire.end.start-tile) is
+    the one deciding then, and only then; with the tile already taken it plays no part."""
+    g = in_acquisition(3)
+    empty_table(g)
+    s = g.state
+    s.round = 5                                   # no token rule keeps the phase going
+    s.large.start_tile = on_large
+    with record() as rec:
+        over = acquisition_over(g)
+    assert over, "empty Factories and no chips: Acquisition is over"
+    assert rec.clauses["duel.acquire.end.start-tile"] == (1 if on_large else 0)

@@ -10,7 +10,6 @@ from cosmic_ray.mutating import mutate_code
 
 from harness.mutation.analysis import ClausePlan, run, verdicts
 from harness.mutation.extents import clause_lines
-from harness.mutation.mutants import mutants_of
 from harness.mutation.operators import OWN_OPERATORS, operator
 from harness.mutation.runner import sandbox
 from harness.mutation.store import clause_hash, diff_key, load_equivalents

@@ -13,8 +13,15 @@ import pytest
 from harness.mutation import analysis
 from harness.mutation.analysis import plan, run
 from harness.mutation.runner import MutantResult, sandbox
-from harness.mutation.selection import (CLOCK_FACTOR, CLOCK_OVERHEAD, LATE_SECONDS, Stage, declared_tests,
-                                        killer_first, measured_stages)
+from harness.mutation.selection import (
+    CLOCK_FACTOR,
+    CLOCK_OVERHEAD,
+    LATE_SECONDS,
+    Stage,
+    declared_tests,
+    killer_first,
+    measured_stages,
+)
 from spec import default_catalogue
 
 ROOT = Path(__file__).resolve().parents[1]

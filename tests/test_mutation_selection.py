@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.mutation import profile
+from harness.mutation import profile, selection
 from harness.mutation.analysis import plan
 from harness.mutation.runner import run_all
-from harness.mutation import selection
 from harness.mutation.selection import CLOCK_FACTOR, CLOCK_OVERHEAD, LATE_SECONDS, Stage, clock, stages
 from harness.mutation.store import clause_hash
 from harness.mutation.worker import MAX_SLOWDOWN, slowdown

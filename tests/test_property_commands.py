@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from harness.scenarios import load_scenario, run_scenario
-from tests.cli_helpers import run_cli
 from properties.matrix import run_matrix
 from properties.simulate import play_checked, run_campaign
+from tests.cli_helpers import run_cli
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

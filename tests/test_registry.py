@@ -54,7 +54,6 @@ def test_shared_modules_import_no_game(module: str) -> None:
 def test_clause_markers_of_every_game_are_checked_against_its_own_catalogue(tmp_path: Path) -> None:
     """`@pytest.mark.clause` takes the ids of any registered game; a misspelt one is a usage error."""
     import subprocess
-    import sys
 
     (tmp_path / "test_marks.py").write_text(
         "import pytest\n\n"
@@ -95,6 +94,6 @@ def test_an_entry_without_a_catalogue_is_flagged_by_name() -> None:
 
     ghost = GameEntry(name="ghost", fixtures_dir="ghost", players=(2,), new_game="nowhere:start")
     with pytest.raises(UnknownGame, match=r"game 'ghost' has no catalogue: no spec/\*/catalogue.toml says"):
-        ghost.title
+        _ = ghost.title                 # the property raises
     with pytest.raises(UnknownGame, match="catalogues found for: azul, duel"):
         catalogue_facts("ghost")

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from harness import browser
-from harness.duel.board_svg import board_svg
 from harness.coverage import compute
+from harness.duel.board_svg import board_svg
 from harness.report import ReportInputs, build_report
 from model.duel import new_game
 from properties.simulate import play_checked

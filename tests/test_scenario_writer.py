@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.scenarios import load_scenario
 from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.writer import ExportError, position_toml
+from harness.scenarios import load_scenario
 from model.duel import new_game
 
 

@@ -434,7 +434,6 @@ def test_pytest_collects_scenarios_named_outside_fixtures(tmp_path: Path) -> Non
     (folder / "pyproject.toml").write_text('[project]\nname = "x"\nid = "not-a-scenario"\n')
     (folder / "chapter.toml").write_text('[[clause]]\nid = "duel.x"\n[given]\n')
     import harness
-
     from tests.cli_helpers import PYTEST_OUTSIDE
 
     args = [*PYTEST_OUTSIDE, "--clause-json", ""]

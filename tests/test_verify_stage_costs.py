@@ -84,8 +84,8 @@ def test_verify_hands_every_stage_its_games_at_once(monkeypatch: pytest.MonkeyPa
     stage's end waiting for the next stage to submit), and every stage still shows its own games."""
     import concurrent.futures
 
-    import properties.cluster as cluster
     import harness.verify as verify
+    import properties.cluster as cluster
 
     events: list[str] = []
 
@@ -120,8 +120,8 @@ def test_verify_forks_its_workers_before_its_threads_start(monkeypatch: pytest.M
     import threading
     import time
 
-    import properties.cluster as cluster
     import harness.verify as verify
+    import properties.cluster as cluster
 
     forks: list[list[str]] = []
 

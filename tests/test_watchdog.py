@@ -15,8 +15,8 @@ import pytest
 
 from model.duel.actions import ACTION_CACHE_SIZE, Kind, act
 from model.duel.ruleset import Ruleset
-from properties.simulate import play_checked, run_campaign
 from properties.duel.bounds import max_game_steps
+from properties.simulate import play_checked, run_campaign
 from properties.watchdog import parse_size
 
 pytestmark = pytest.mark.process          # pytest inside pytest, CLI runs stopped by their watchdogs

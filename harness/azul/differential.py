@@ -24,7 +24,6 @@ from typing import Any
 
 import attrs
 
-from properties.cluster import Workers, executor, map_ordered, workers_of
 from harness.errors import UserError
 from model.azul import new_game, parse_action
 from model.azul.actions import CENTRE_SOURCE, FLOOR, NotationError, take
@@ -33,8 +32,17 @@ from model.azul.game import Game
 from model.chance import ChanceScriptError, ScriptedChance, SeededChance
 from model.errors import IllegalAction, RulesetError
 from properties.azul.peer import (
-    WORKAROUNDS, PeerCrash, PeerError, PeerGame, PeerRefused, compare, factory_draws, our_snapshot, peer_snapshot,
+    WORKAROUNDS,
+    PeerCrash,
+    PeerError,
+    PeerGame,
+    PeerRefused,
+    compare,
+    factory_draws,
+    our_snapshot,
+    peer_snapshot,
 )
+from properties.cluster import Workers, executor, map_ordered, workers_of
 
 ROOT = Path(__file__).resolve().parents[2]
 KNOWN_PATH = ROOT / "tests" / "azul" / "peer-differences.toml"
@@ -66,7 +74,7 @@ class Case:
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], where: str) -> "Case":
+    def from_json(cls, data: Mapping[str, Any], where: str) -> Case:
         try:
             return cls(int(data["players"]), int(data["first"]), tuple(int(c) for c in data["draws"]),
                        tuple(str(a) for a in data["actions"]), data.get("probe"),
@@ -129,7 +137,7 @@ class RecordingChance:
     def draw_chip(self, supply: Sequence[int]) -> int:
         return self._inner.draw_chip(supply)
 
-    def fork(self) -> "RecordingChance":
+    def fork(self) -> RecordingChance:
         twin = RecordingChance(0)
         twin._inner, twin.first, twin.draws = self._inner.fork(), self.first, self.draws[:]
         return twin
@@ -478,10 +486,13 @@ def load_known(path: Path = KNOWN_PATH) -> list[KnownDifference]:
         fields = entry.get("fields", [])
         if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
             raise UserError(f"{where}: fields must be a list of field-path patterns")
+        reading: tuple[str, str] | None = None
+        if interp:
+            interp_id, alternative = interp.split("=", 1)
+            reading = (interp_id, alternative)
         out.append(KnownDifference(
             entry["id"], entry["classification"], entry["kind"], tuple(fields), entry["reason"].strip(),
-            entry.get("clause"), entry.get("probe_clause"), entry.get("workaround"),
-            tuple(interp.split("=", 1)) if interp else None, entry.get("point")))
+            entry.get("clause"), entry.get("probe_clause"), entry.get("workaround"), reading, entry.get("point")))
     return out
 
 

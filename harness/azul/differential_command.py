@@ -12,10 +12,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from properties.cluster import Workers, cluster_option
 from harness.errors import UserError
 from harness.game_option import parse_overrides
 from harness.output_path import OutputPath
+from properties.cluster import Workers, cluster_option
 
 if TYPE_CHECKING:
     from harness.azul.differential import Finding, KnownDifference
@@ -83,8 +83,8 @@ def differential_command(games: int, seed: int, players: tuple[str, ...], json_p
     for r in run.results:
         for f in ([r.finding] if r.finding else []) + list(r.probes):
             groups.setdefault(f.signature, []).append(f)
-    rows = []
-    for sig, found in groups.items():
+    rows: list[dict[str, Any]] = []
+    for found in groups.values():
         first = found[0]
         try:
             small = shrink(first, workarounds=workarounds, seconds=shrink_seconds)

@@ -36,9 +36,9 @@ class PictureError(Exception):
 
 def scenario_pictures(scenario: Scenario, folder: Path, steps: bool = True) -> list[Picture]:
     """Write `folder/00-given.svg` and, with `steps`, `folder/NN-step.svg` after each step."""
-    from harness.scenarios import ScenarioError
     from harness.duel.scenarios.position import build_game
     from harness.duel.scenarios.stops import PhaseEnded
+    from harness.scenarios import ScenarioError
     from model.duel import IllegalAction, parse_action
 
     folder.mkdir(parents=True, exist_ok=True)

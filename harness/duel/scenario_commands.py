@@ -4,25 +4,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.markup import escape
 
-from harness.errors import UserError
-from harness.game_option import game_given, game_option, require
-from properties.registry import game_of_clause
-from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_api, scenario_files
-from harness.duel.scenarios.loader import with_readings
+from harness.duel.scenarios.loader import Scenario
 from harness.duel.scenarios.position import build_game
 from harness.duel.scenarios.readings import ReadingError, parse_readings
 from harness.duel.scenarios.stops import PhaseEnded
-from harness.scenarios.problems import chance_problem
+from harness.errors import UserError
+from harness.game_option import game_given, game_option, require
 from harness.output_path import OutputPath
+from harness.scenarios import ScenarioError, load_scenario, run_scenario, scenario_api, scenario_files
+from harness.scenarios.problems import chance_problem
+from harness.scenarios.steps import Step
 from model.chance import ChanceScriptError
-from model.duel import IllegalAction, parse_action
+from model.duel import Game, IllegalAction, parse_action
 from model.duel.colours import COLOURS
 from model.duel.render import render_text
+from properties.registry import game_of_clause
 
 
 @click.command("scenario")
@@ -36,7 +38,9 @@ def scenario_command(game: str, paths: tuple[Path, ...], as_json: bool, readings
     require(game, "scenarios", command="scenario")
     console = Console()
     flips = _flips(readings, game)
-    results, errors, unloadable = [], [], 0
+    results: list[Any] = []                   # each game's ScenarioResult
+    errors: list[str] = []
+    unloadable = 0
     files = list(scenario_files(list(paths)))
     if not files:
         raise UserError("no scenario files (*.toml) found under " + ", ".join(map(str, paths)))
@@ -86,9 +90,9 @@ def _flips(readings: tuple[str, ...], game: str = "duel") -> dict[str, str]:
         raise UserError(f"--interpretation: {exc}") from None
 
 
-def _with_readings(scenario, flips: dict[str, str], game: str):  # type: ignore[no-untyped-def]
-    """The scenario under the command line's readings, which are --game's: a file of another game
-    with readings to apply is an error naming the file."""
+def _with_readings(scenario: Any, flips: dict[str, str], game: str) -> Any:
+    """The scenario (of any game: harness.scenarios.load_scenario) under the command line's readings,
+    which are --game's: a file of another game with readings to apply is an error naming the file."""
     own = getattr(scenario, "game", "duel")
     given = game_given()
     if given is not None and own != given:           # --game said one game, the file is another's
@@ -130,28 +134,28 @@ def show_command(game: str, path: Path, steps: bool, export_after: int | None, r
     if svg_out is not None or png_out is not None:
         _draw(scenario, steps, svg_out, png_out)
         return
-    game, _ = build_game(scenario)
+    played, _ = build_game(scenario)          # `game` is --game's name
     if export_after is not None:
-        _export(scenario, game, export_after)
+        _export(scenario, played, export_after)
         return
     click.echo(scenario.id)
     click.echo(scenario.description.strip())
-    click.echo("\ngiven" + _stopped(game))
-    click.echo(render_text(game))
+    click.echo("\ngiven" + _stopped(played))
+    click.echo(render_text(played))
     if not steps:
         return
     for step in scenario.steps:
-        if getattr(game, "stopped", None) is not None:
+        if getattr(played, "stopped", None) is not None:
             break
         if step.error:
             click.echo(f"\n{step.field}: {step.action}  (expected refusal: {step.error})")
             continue
-        _apply_step(game, scenario, step)
-        click.echo(f"\nafter {step.field}: {step.action}" + _stopped(game))
-        click.echo(render_text(game))
+        _apply_step(played, scenario, step)
+        click.echo(f"\nafter {step.field}: {step.action}" + _stopped(played))
+        click.echo(render_text(played))
 
 
-def _apply_step(game, scenario, step) -> None:  # type: ignore[no-untyped-def]
+def _apply_step(game: Game, scenario: Scenario, step: Step) -> None:
     """One `when` step of a scenario shown to a user: an illegal step is one readable error line; a
     step that ends at the scenario's `stop` is no error."""
     try:
@@ -164,7 +168,7 @@ def _apply_step(game, scenario, step) -> None:  # type: ignore[no-untyped-def]
         pass
 
 
-def _draw(scenario, steps: bool, svg_out: Path | None, png_out: Path | None) -> None:  # type: ignore[no-untyped-def]
+def _draw(scenario: Scenario, steps: bool, svg_out: Path | None, png_out: Path | None) -> None:
     """Board pictures: one file, or with --steps one file per step in a folder."""
     import tempfile
 
@@ -196,20 +200,21 @@ def _draw(scenario, steps: bool, svg_out: Path | None, png_out: Path | None) -> 
                 click.echo(f"{target}  ({pic.label})")
 
 
-def _stopped(game) -> str:  # type: ignore[no-untyped-def]
+def _stopped(game: Game) -> str:
     stopped = getattr(game, "stopped", None)
     return f"  (stopped at {stopped.stop})" if stopped is not None else ""
 
 
-def _export(scenario, game, after: int) -> None:  # type: ignore[no-untyped-def]
+def _export(scenario: Scenario, game: Game, after: int) -> None:
     from harness.duel.scenarios.writer import ExportError, position_toml
 
     steps = [st for st in scenario.steps if not st.error]
     if after > len(steps):
         raise UserError(f"{scenario.file} has only {len(steps)} steps")
     for n, step in enumerate(steps[:after], 1):
-        if getattr(game, "stopped", None) is not None:
-            raise UserError(f"{scenario.file}: the scenario stops at {game.stopped.stop} after {n - 1} steps")
+        stopped = getattr(game, "stopped", None)        # a StoppingGame's (harness.duel.scenarios.stops)
+        if stopped is not None:
+            raise UserError(f"{scenario.file}: the scenario stops at {stopped.stop} after {n - 1} steps")
         _apply_step(game, scenario, step)
     try:
         click.echo(position_toml(game, scenario_id=f"{scenario.id}.after-{after}",

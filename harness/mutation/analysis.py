@@ -16,15 +16,25 @@ from typing import Any
 
 import attrs
 
+from harness.mutation import profile
 from harness.mutation.clauses import id_resolver
 from harness.mutation.extents import Extent, extents
 from harness.mutation.mutants import Mutant, Unmutated, mutants_of
 from harness.mutation.runner import LocalPool, MutantResult, local_pool, run_all
-from properties.cluster import Workers
-from harness.mutation import profile
-from harness.mutation.selection import (Stage, TestRecord, declared_index, killer_first, load_tracking,
-                                        measured_stages, missing_tests, stages, tests_for, whole_suite)
+from harness.mutation.selection import (
+    Stage,
+    TestRecord,
+    declared_index,
+    killer_first,
+    load_tracking,
+    measured_stages,
+    missing_tests,
+    stages,
+    tests_for,
+    whole_suite,
+)
 from harness.mutation.store import Equivalent, clause_hash, diff_key, load_equivalents, load_results
+from properties.cluster import Workers
 from spec import Catalogue
 
 MODEL_FOLDERS = ("model",)          # where rule sites are looked for: a game's own folder, model/<game>/
@@ -198,7 +208,7 @@ def _run(root: Path, plans: Mapping[str, ClausePlan], clauses: list[str], chosen
     baselines = run_all(root, [(Unmutated(p.clause, p.mutants[0].file), p.stages or p.tests, p.timeout)
                                for p in chosen], jobs, lambda r: None, deadline, pool)
     measured: list[tuple[ClausePlan, tuple[Stage, ...]]] = []
-    for p, base in zip(chosen, baselines):
+    for p, base in zip(chosen, baselines, strict=True):          # run_all: one result per item
         if base is None:
             continue                                  # out of time before it started: stays stale
         if base.status != "survived":

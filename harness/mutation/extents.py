@@ -168,11 +168,11 @@ def extents(root: Path, folders: Iterable[str], resolve: Mapping[str, str]) -> d
             for cid, lines in by_clause.items():
                 lines.sort()
                 start = prev = lines[0]
-                for line in lines[1:] + [None]:      # type: ignore[list-item]
-                    if line is not None and line == prev + 1:
-                        prev = line
+                for after in [*lines[1:], None]:     # None: the last run ends
+                    if after is not None and after == prev + 1:
+                        prev = after
                         continue
                     out.setdefault(cid, []).append(Extent(cid, rel, start, prev))
-                    if line is not None:
-                        start = prev = line
+                    if after is not None:
+                        start = prev = after
     return {k: sorted(v, key=lambda e: (e.file, e.first)) for k, v in sorted(out.items())}

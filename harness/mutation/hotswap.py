@@ -99,7 +99,7 @@ class ImportCalls:
             if code.co_filename.startswith(self.prefixes):
                 self.called.add((code.co_filename, code.co_qualname))
 
-    def __enter__(self) -> "ImportCalls":
+    def __enter__(self) -> ImportCalls:
         sys.setprofile(self._profile)
         return self
 

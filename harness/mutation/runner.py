@@ -28,16 +28,17 @@ from typing import Any
 
 import attrs
 
-from properties.cluster import Workers, executor, map_ordered, workers_of
 from harness.mutation.mutants import Mutant, Unmutated
 from harness.mutation.selection import Stage
+from properties.cluster import Workers, executor, map_ordered, workers_of
 
 # Python's bytecode caches (__pycache__) are copied (issue 13): the worker and every forked test run
 # import the project from them instead of compiling it again in each copy (about 0.5 CPU s a copy);
 # a cache is used only while its source's size and time match, and the worker drops the cache of each
 # file it mutates (harness.mutation.worker), so a mutant is always compiled from its own text.
 IGNORED = (".git", ".venv", "report", ".hypothesis", "counterexamples", ".azul-rules",
-           "*.egg-info", ".pytest_cache", ".mutation-*", "*.pyc.*")   # "*.pyc.*": a cache being written
+           "*.egg-info", ".pytest_cache", ".mutation-*", "*.pyc.*",   # "*.pyc.*": a cache being written
+           ".mypy_cache", ".ruff_cache")                                 # make lint's caches
 
 
 def _copy_file(src: str, dst: str) -> None:
@@ -48,6 +49,11 @@ def _copy_file(src: str, dst: str) -> None:
     except FileNotFoundError:
         if os.path.exists(src):
             raise
+
+
+# One mutant's run: the mutant (or the unmutated code), its tests (test ids, or stages with their own
+# clocks), the timeout.
+Work = tuple[Mutant | Unmutated, Sequence[str] | Sequence[Stage], float]
 
 
 @attrs.frozen
@@ -170,7 +176,7 @@ def local_pool(root: Path) -> Iterator[LocalPool]:
         yield LocalPool(root, stack)
 
 
-def run_all(root: Path, work: Sequence[tuple[Mutant | Unmutated, Sequence[str] | Sequence[Stage], float]], jobs: int | Workers,
+def run_all(root: Path, work: Sequence[Work], jobs: int | Workers,
             on_result: Callable[[MutantResult], None], deadline: float | None = None,
             pool: LocalPool | None = None) -> list[MutantResult | None]:
     """Run every (mutant, tests, timeout) on `jobs` private copies (from `pool` when given; or on a
@@ -207,7 +213,7 @@ def run_all(root: Path, work: Sequence[tuple[Mutant | Unmutated, Sequence[str] |
     return [results.get(i) for i in range(len(work))]
 
 
-def _run_on_cluster(root: Path, work: Sequence[tuple[Mutant | Unmutated, Sequence[str] | Sequence[Stage], float]], workers: Workers,
+def _run_on_cluster(root: Path, work: Sequence[Work], workers: Workers,
                     on_result: Callable[[MutantResult], None], deadline: float | None) -> list[MutantResult | None]:
     """Each mutant is a task; a Dask worker runs it in its own private copy of ITS checkout (which
     must be at the submitter's commit: a file that differs is reported as an error, never run)."""

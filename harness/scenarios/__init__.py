@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from properties.registry import DEFAULT_GAME, UnknownGame, get_game
 from harness.scenarios.files import is_scenario_file, looks_like_scenario, scenario_files, scenario_game
 from harness.scenarios.problems import ScenarioError
+from properties.registry import DEFAULT_GAME, UnknownGame, get_game
 
 __all__ = ["ScenarioError", "is_scenario_file", "load_scenario", "looks_like_scenario", "run_scenario",
            "scenario_api", "scenario_files", "scenario_game"]

@@ -80,8 +80,9 @@ class Locator:
                 if key_line is None:
                     return found
                 n, found = key_line, key_line + 1
-                if i + 1 < len(rest) and isinstance(rest[i + 1], int):
-                    offset = self._element_offset(key_line, t, rest[i + 1])
+                index = rest[i + 1] if i + 1 < len(rest) else None
+                if isinstance(index, int):
+                    offset = self._element_offset(key_line, t, index)
                     if offset is None:
                         return found
                     n = self._line_of_offset(offset)

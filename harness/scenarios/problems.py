@@ -9,7 +9,6 @@ import attrs
 
 from harness.scenarios.locate import Locator
 
-
 UNKNOWN_KEY = "unknown key"
 
 

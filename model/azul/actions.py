@@ -18,9 +18,9 @@ from functools import lru_cache
 
 import attrs
 
+from model.azul.colours import COLOURS, NUM_COLOURS, colour_index
 from model.base import KeyedAction
 from model.errors import NotationError
-from model.azul.colours import COLOURS, NUM_COLOURS, colour_index
 from spec.suggest import did_you_mean
 
 __all__ = ["CENTRE_SOURCE", "FLOOR", "TAKES", "Action", "Kind", "NotationError", "format_action",

@@ -30,8 +30,8 @@ from __future__ import annotations
 from model.azul.colours import EMPTY, MARKER, NUM_COLOURS, ROWS
 from model.azul.ruleset import Ruleset
 from model.azul.state import CENTRE, FACTORY_TILES, AzulState
-from model.clauses import cite_alternative
 from model.azul.walls import free_columns
+from model.clauses import cite_alternative
 
 
 def free_tiles(state: AzulState) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import or_
+from typing import cast
 
 from model.azul.actions import CENTRE_SOURCE, FLOOR, TAKES, Action, take, wall
 from model.azul.colours import EMPTY, NUM_COLOURS, ROWS
@@ -25,16 +26,18 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
     cite("azul.offer.actions")
     board = state.boards[state.to_move]
     # The colours each source offers (a bit set), then where each colour offered may go.
-    offered = list(map(_COLOURS_IN.get, map(tuple, state.factories)))
-    offered.append(_COLOURS_IN.get(tuple(state.centre)))
-    if None in offered:
+    cached = list(map(_COLOURS_IN.get, map(tuple, state.factories)))
+    cached.append(_COLOURS_IN.get(tuple(state.centre)))
+    if None in cached:
         offered = [_colours_in(tiles) for tiles in state.factories]
         offered.append(_colours_in(state.centre))
+    else:
+        offered = cast(list[int], cached)       # every source's colours were in the cache
     sets = _destination_sets(board, reduce(or_, offered), rules)
     if rules.voluntary_split:
         return _with_splits(state, board, offered, sets)
     out: list[Action] = []
-    for by_set, colours in zip(_SOURCES[len(state.factories)], offered):
+    for by_set, colours in zip(_SOURCES[len(state.factories)], offered, strict=True):
         if colours:
             for colour in _BITS[colours]:
                 out.extend(by_set[colour][sets[colour]])

@@ -67,8 +67,8 @@ def _take_problem(state: AzulState, rules: Ruleset, a: Action) -> Refusal | None
     if held >= dest + 1:
         if rules.full_line_allowed:
             return None
-        return "azul.lines.capacity", ("line {} is full: take to the floor instead "
-                                       "(azul.lines.full-line-choice=refused)").format(dest + 1)
+        return "azul.lines.capacity", (f"line {dest + 1} is full: take to the floor instead "
+                                       "(azul.lines.full-line-choice=refused)")
     w = board.wall
     base = dest * ROWS
     if rules.gray:

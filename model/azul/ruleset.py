@@ -90,7 +90,7 @@ class Ruleset:
         return {k: v for k, v in sorted(self.choices.items()) if DEFAULTS[k] != v}
 
     @classmethod
-    def build(cls, overrides: Mapping[str, str] | None = None, *, wall: str = "coloured") -> "Ruleset":
+    def build(cls, overrides: Mapping[str, str] | None = None, *, wall: str = "coloured") -> Ruleset:
         return _cached_build(tuple(sorted((overrides or {}).items())), wall)
 
 

@@ -35,7 +35,7 @@ class Board:
     # rule: azul.setup.scores
     score: int = 0
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.line_colour[:], self.line_count[:], self.wall[:], self.floor[:], self.score)
 
     def row_full(self, row: int) -> bool:
@@ -62,7 +62,7 @@ class AzulState:
     def players(self) -> int:
         return len(self.boards)
 
-    def copy(self) -> "AzulState":
+    def copy(self) -> AzulState:
         return AzulState([b.copy() for b in self.boards], [f[:] for f in self.factories], self.bag[:],
                          self.lid[:], self.centre[:], self.marker, self.round, self.phase, self.to_move,
                          self.starter, self.tiling)

@@ -29,7 +29,7 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
         if not in_bag:
             if not any(lid):
                 cite("azul.prep.partial-fill")
-                if n > 1 and sum(map(sum, state.factories)):   # the order spreads what there is
+                if n > 1 and any(map(any, state.factories)):   # the order spreads what there is
                     cite_alternative("azul.prep.fill-order", "round-robin" if round_robin
                                      else "display-by-display")
                 where = "tiles dealt in turn" if round_robin else f"factories from F{f + 1} on"
@@ -52,7 +52,7 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
             bag[drawn[0]] -= 1
         else:
             drawn = batch(bag, k)
-        for (_, factory), colour in zip(slots[done:done + k], drawn):
+        for (_, factory), colour in zip(slots[done:done + k], drawn, strict=True):
             factory[colour] += 1
         done += k
         in_bag -= k

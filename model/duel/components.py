@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from model.duel.colours import COLOUR_INDEX, SPACE_INDEX, SPECIAL, WILD
+from model.errors import RulesetError
 from spec import Components
 
 
@@ -61,11 +62,16 @@ class ComponentTables:
         return self.chips[chip_id - 1]
 
 
-def build_tables(components: Components) -> ComponentTables:
+def build_tables(components: Components | None) -> ComponentTables:
+    """The lookup tables of the catalogue's component data (`None`: the catalogue names none, which
+    a Duel catalogue must)."""
+    if components is None:
+        raise RulesetError("the Duel catalogue names no component data (catalogue.toml: components = FILE)")
     plates = []
     for n, raw in enumerate(components.plates, 1):
-        spaces = tuple(SPACE_INDEX[s] for s in raw)
-        plates.append(PlateInfo(n, spaces, tuple(rotate(spaces, q) for q in range(4))))  # type: ignore[arg-type]
+        tl, tr, bl, br = (SPACE_INDEX[s] for s in raw)      # four spaces (spec/'s schema says so)
+        spaces = (tl, tr, bl, br)
+        plates.append(PlateInfo(n, spaces, tuple(rotate(spaces, q) for q in range(4))))
     chips = tuple(ChipInfo(n, tuple(sorted(COLOUR_INDEX[c] for c in raw)))
                   for n, raw in enumerate(components.chips, 1))
     return ComponentTables(tuple(plates), chips, components.tablet_pairs)

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from model.base import GameBase
+from model.chance import Chance
+from model.clauses import cite, cite_alternative
 from model.duel import acquisition, generation, legality, tiling
 from model.duel.actions import Action, Kind
 from model.duel.bonus import bonus_options, has_bonus_option
-from model.chance import Chance
-from model.clauses import cite, cite_alternative
 from model.duel.dome import band_full, matching_cells
-from model.base import GameBase
-from model.events import Event, Outcome
 from model.duel.generation import (
     CHIP,
     DRAW,
@@ -35,6 +34,7 @@ from model.duel.generation import (
 )
 from model.duel.ruleset import Ruleset
 from model.duel.state import GameState
+from model.events import Event, Outcome
 
 __all__ = ["CHIP", "DRAW", "LINE", "MOON", "NO_BONUS", "PASS", "PLACE", "SUN", "TAKE", "Game",
            "band_full", "bonus_options", "has_bonus_option", "matching_cells"]

@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from model.chance import Chance, SeededChance
 from model.clauses import cite, cite_alternative
 from model.duel.engine import Game
-from model.errors import RulesetError
-from model.events import Event
 from model.duel.ruleset import Ruleset
 from model.duel.state import GameState, Pending
 from model.duel.supply import fill_factories
+from model.errors import RulesetError
+from model.events import Event
 
 
 def new_game(seed: int = 0, ruleset: Ruleset | None = None, chance: Chance | None = None,

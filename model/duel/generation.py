@@ -3,14 +3,13 @@ that the two agree on every state of random games."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import functools
 from itertools import permutations
+from typing import TYPE_CHECKING
 
+from model.clauses import cite, cite_alternative
 from model.duel.actions import Action, Kind, act, sort_key
 from model.duel.bonus import bonus_options
-from model.clauses import cite, cite_alternative
 from model.duel.colours import EMPTY
 from model.duel.state import Pending
 

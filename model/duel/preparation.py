@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from model.duel import flow, tiling
 from model.clauses import cite, cite_alternative
-from model.events import Event
+from model.duel import flow, tiling
 from model.duel.scoring import tablet_points
 from model.duel.state import Player
 from model.duel.supply import fill_factories, refill_display
+from model.events import Event
 
 if TYPE_CHECKING:
     from model.duel.engine import Game

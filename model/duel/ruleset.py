@@ -102,7 +102,7 @@ class Ruleset:
 
     @classmethod
     def build(cls, overrides: Mapping[str, str] | None = None, *, tablets: tuple[str, ...] | None = None,
-              catalogue: Catalogue | None = None) -> "Ruleset":
+              catalogue: Catalogue | None = None) -> Ruleset:
         """The ruleset for these overrides (rulesets of the project's own catalogue are shared: they
         are frozen, and building one per game would cost more than the game's setup)."""
         if catalogue is None:
@@ -112,7 +112,7 @@ class Ruleset:
 
     @classmethod
     def _build(cls, overrides: Mapping[str, str] | None, *, tablets: tuple[str, ...] | None,
-               catalogue: Catalogue) -> "Ruleset":
+               catalogue: Catalogue) -> Ruleset:
         choices = default_choices(catalogue)
         for interp_id, alt in sorted((overrides or {}).items()):
             if interp_id not in choices:

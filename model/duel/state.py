@@ -32,7 +32,7 @@ class SmallFactory:
     chip: int = 0                                                     # chip id under the stack, 0 = none
     chip_revealed: bool = False
 
-    def copy(self) -> "SmallFactory":
+    def copy(self) -> SmallFactory:
         return SmallFactory(self.sun[:], self.moon[:], self.chip, self.chip_revealed)
 
     @property
@@ -46,7 +46,7 @@ class LargeFactory:
     moon: list[int] = attrs.field(factory=lambda: [0] * NUM_COLOURS)  # separate spaces: all exposed
     start_tile: bool = True                                           # Starting player tile on its space
 
-    def copy(self) -> "LargeFactory":
+    def copy(self) -> LargeFactory:
         return LargeFactory(self.sun[:], self.moon[:], self.start_tile)
 
     @property
@@ -71,7 +71,7 @@ class Player:
     passed: bool = False
     start_tile: bool = False
 
-    def copy(self) -> "Player":
+    def copy(self) -> Player:
         return Player(self.score, self.line_colour[:], self.line_count[:], self.broken[:],
                       self.dome_space[:], self.dome_tile[:], self.plates[:], self.rotations[:],
                       self.chips[:], self.used_chips[:], self.chips_this_round, self.tokens_used,
@@ -113,7 +113,7 @@ class GameState:
     tiling: tuple[int, int, int] = (0, 0, 0)                          # (player order, line, stage)
     opening_picks: int = 0
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         p = self.pending
         return GameState(
             self.round, self.phase, self.to_move, self.starter, self.bag[:], self.tower[:],

@@ -5,10 +5,10 @@ from __future__ import annotations
 from model.chance import Chance
 from model.clauses import cite, cite_alternative
 from model.duel.colours import COLOURS
-from model.errors import RuleLoopError
-from model.events import Event
 from model.duel.ruleset import Ruleset
 from model.duel.state import GameState, SmallFactory
+from model.errors import RuleLoopError
+from model.events import Event
 
 
 def restock_bag(state: GameState, events: list[Event], why: str = "") -> None:

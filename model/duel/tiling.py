@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from model.clauses import cite, cite_alternative
 from model.duel import acquisition, flow, preparation
 from model.duel.bonus import has_bonus_option
-from model.clauses import cite, cite_alternative
 from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.duel.dome import band_full, matching_cells
-from model.events import Event
 from model.duel.scoring import broken_penalty, special_row_points, tile_points
 from model.duel.state import CELL_SLOT, LINES, SLOT_CELLS, Pending, Player
 from model.errors import RuleLoopError
+from model.events import Event
 
 if TYPE_CHECKING:
     from model.duel.engine import Game

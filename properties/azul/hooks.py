@@ -14,6 +14,7 @@ from model.azul.ruleset import IMPLEMENTED, WALL_SIDES
 from model.azul.start import WALL_SIDE
 from model.azul.universe import candidate_actions
 from model.events import Event
+from model.protocol import Game as AnyGame
 from properties.azul.bounds import per_round_bound, wall_change_rounds_bound
 from properties.azul.invariants import INVARIANTS, incremental
 from properties.azul.program import MachineFailure, Program
@@ -123,7 +124,7 @@ def draw_machine_setup(draw: Draw, players: int | None, overrides: Mapping[str, 
                        fixed: Mapping[str, str]) -> MachineSetup:
     """Hypothesis draws what the machine leaves open: the player count, the wall side and (when
     `overrides` is None) one alternative of every interpretation point; `fixed` choices stay."""
-    from hypothesis import strategies as st       # only the machine draws (simulate's start-up)
+    from hypothesis import strategies as st  # only the machine draws (simulate's start-up)
 
     players = players or draw(st.sampled_from((2, 3, 4)), "players")
     chosen = dict(fixed)
@@ -139,8 +140,10 @@ def draw_machine_setup(draw: Draw, players: int | None, overrides: Mapping[str, 
                                   if k == WALL_SIDE or IMPLEMENTED.get(k, (v,))[0] != v})
 
 
-def machine_step_checks(before: Game, game: Game, memo: dict[str, Any]) -> list[Problem]:
-    """A round takes at most `per_round_bound` actions (properties/azul/bounds.py)."""
+def machine_step_checks(before: AnyGame, game: AnyGame, memo: dict[str, Any]) -> list[Problem]:
+    """A round takes at most `per_round_bound` actions (properties/azul/bounds.py). The shared machine
+    types its games by the protocol; classic's hook is only ever handed classic games."""
+    assert isinstance(before, Game) and isinstance(game, Game), "classic's step check got another game"
     steps = 1 if game.state.round != before.state.round else memo.get("round_steps", 0) + 1
     memo["round_steps"] = steps
     bound = per_round_bound(game.players)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 import attrs
 
@@ -96,7 +96,7 @@ class ScriptedTiles(list):
         self.script = []
         self.unscripted = 0
 
-    def pop(self, index: int = -1) -> Any:  # type: ignore[override]
+    def pop(self, index: SupportsIndex = -1) -> Any:
         if not self.script:
             self.unscripted += 1
             return super().pop()
@@ -179,7 +179,7 @@ class PeerGame:
         except Exception as exc:  # noqa: BLE001 - the peer's own failure is a finding
             raise PeerCrash(f"peer raised {type(exc).__name__} on {action!r}: {exc}") from None
 
-    def clone(self) -> "PeerGame":
+    def clone(self) -> PeerGame:
         """An independent copy (for trying an action without touching this game)."""
         other = object.__new__(PeerGame)
         g = self.engine
@@ -316,12 +316,12 @@ def compare(ours: Snapshot, theirs: Snapshot) -> dict[str, tuple[Any, Any]]:
         if a == b:
             continue
         if name == "factories" and a is not None and b is not None and len(a) == len(b):
-            for i, (fa, fb) in enumerate(zip(a, b)):
+            for i, (fa, fb) in enumerate(zip(a, b, strict=True)):
                 if fa != fb:
                     out[f"factories[{i}]"] = (fa, fb)
         else:
             out[name] = (a, b)
-    for i, (pa, pb) in enumerate(zip(ours.players, theirs.players)):
+    for i, (pa, pb) in enumerate(zip(ours.players, theirs.players, strict=False)):
         for name in ("lines", "wall", "floor", "score"):
             a, b = getattr(pa, name), getattr(pb, name)
             if a != b:

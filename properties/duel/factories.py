@@ -8,7 +8,6 @@ from model.duel.colours import COLOURS
 from model.duel.engine import Game
 from model.duel.state import GameState
 
-
 # --- state invariants -------------------------------------------------------------------------
 
 def moon_after_sun(game: Game) -> list[str]:

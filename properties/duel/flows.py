@@ -25,8 +25,8 @@ from collections.abc import Iterator, Sequence
 
 from model.duel.actions import Action, Kind
 from model.duel.colours import COLOURS, SPECIAL
-from model.events import Event
 from model.duel.state import GameState, Pending, Player
+from model.events import Event
 
 Loc = tuple[str, int, int]
 Flow = tuple[str, str, tuple[str, ...]]          # (from pattern, to pattern, clauses)
@@ -266,7 +266,7 @@ def table_delta(a: GameState, b: GameState) -> tuple[Delta, frozenset[str]]:
         _counts(d, _SUN[0], la.sun, lb.sun)
         _counts(d, _MOON[0], la.moon, lb.moon)
         _add(d, "start", _START_LARGE, int(lb.start_tile) - int(la.start_tile))
-    for f, (fa, fb) in enumerate(zip(a.small, b.small)):
+    for f, (fa, fb) in enumerate(zip(a.small, b.small, strict=True)):
         if fa.sun != fb.sun or fa.moon != fb.moon or fa.chip != fb.chip or fa.chip_revealed != fb.chip_revealed:
             regions.add(_SMALL[f])
             _counts(d, _SUN[f + 1], fa.sun, fb.sun)
@@ -327,27 +327,26 @@ def whereabouts(s: GameState, regions: frozenset[str] | None = None) -> dict[int
     """Components with an identity (keys: `_chip(id)`, `_plate(id)`; `item_name` says them) -> the
     places they lie (one, if conserved), over `regions` (default: the whole table)."""
     out: dict[int, list[Loc]] = {}
-    every = regions is None
-    if every or "chip_supply" in regions:
+    if regions is None or "chip_supply" in regions:
         for chip in s.chip_supply:
             out.setdefault(chip, []).append(_CHIP_SUPPLY)
     for f, fac in enumerate(s.small, 1):
-        if fac.chip and (every or _SMALL[f - 1] in regions):
+        if fac.chip and (regions is None or _SMALL[f - 1] in regions):
             out.setdefault(fac.chip, []).append(("chip-revealed" if fac.chip_revealed else "chip-hidden", f, -1))
-    if every or "pile" in regions:
+    if regions is None or "pile" in regions:
         for pid in s.pile:
             out.setdefault(_PLATE + pid, []).append(_PILE)
-    if every or "display" in regions:
+    if regions is None or "display" in regions:
         for pid in s.display:
             if pid:
                 out.setdefault(_PLATE + pid, []).append(_DISPLAY)
     p = s.pending
-    if p is not None and p.kind in _PLATE_DECISIONS and (every or "pending" in regions):
+    if p is not None and p.kind in _PLATE_DECISIONS and (regions is None or "pending" in regions):
         hand = ("plate-hand", p.player, -1)
         for pid in ((p.data[0],) if p.kind == "place" else ()) + tuple(p.extra):
             out.setdefault(_PLATE + pid, []).append(hand)
     for who, pl in enumerate(s.players):
-        if not (every or _STORAGE_REGION[who] in regions):
+        if not (regions is None or _STORAGE_REGION[who] in regions):
             continue
         for chip in pl.chips:
             out.setdefault(chip, []).append(_CHIPS[who])
@@ -501,7 +500,7 @@ def _feasible(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, fro
     if all(into.keys() <= reach.get(a, _NOWHERE) for a in out_of) or _greedy_fits(out_of, into, reach):
         return []                # every place left can reach every place entered (most steps), or a routing fits
     pairs = [(a, b) for a in out_of for b in into]
-    import networkx as nx          # only when the quick tests do not settle it (rare)
+    import networkx as nx  # only when the quick tests do not settle it (rare)
 
     g = nx.DiGraph()
     for a, n in out_of.items():
@@ -575,20 +574,20 @@ def flow_violations(before: GameState, after: GameState, action: Action | None,
     reach = allowed_reach(kind, phases, actor, factory, evidence)
     out: list[str] = []
     moved: dict[str, tuple[dict[Loc, int], dict[Loc, int]]] = {}
-    for (kind, loc), d in delta.items():                 # non-zero changes only
-        pair = moved.get(kind)
+    for (piece, loc), d in delta.items():                # non-zero changes only
+        pair = moved.get(piece)
         if pair is None:
-            pair = moved[kind] = ({}, {})
+            pair = moved[piece] = ({}, {})
         if d < 0:
             pair[0][loc] = -d
         else:
             pair[1][loc] = d
-    for kind, (out_of, into) in sorted(moved.items()):
+    for piece, (out_of, into) in sorted(moved.items()):
         if not out_of or not into:
             continue                 # appeared or vanished: the conservation invariants report it
         problems = _feasible(out_of, into, reach)
         if problems:
-            name = _KIND_NAMES.get(kind) or f"{COLOURS[int(kind[5:])]} tile"
+            name = _KIND_NAMES.get(piece) or f"{COLOURS[int(piece[5:])]} tile"
             out += [f"{_context(action, phases)} moved {name}s {msg}, which no flow allows" for msg in problems]
     regions = _identity_regions(before, after, regions)
     if not regions & _IDENTITY_REGIONS and not _plates_in_hand(before, after):

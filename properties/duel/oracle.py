@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from model.duel.actions import Action, Kind
 from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.duel.engine import Game
-from model.events import Event
 from model.duel.ruleset import Ruleset
 from model.duel.state import GameState
+from model.events import Event
 
 # Points-bearing events by the clause they cite: what the oracle calls them.
 EVENT_CATEGORY: dict[str, str] = {
@@ -294,7 +294,7 @@ def check_outcome(game: Game) -> list[str]:
     want, clause = expected_winner(game.state, game.rules)
     got = outcome.winner if outcome is not None else "no outcome"
     if got != want:
-        name = {None: "a draw", 0: "P1", 1: "P2"}
+        name: dict[int | str | None, str] = {None: "a draw", 0: "P1", 1: "P2"}
         return [f"scores {game.state.players[0].score}-{game.state.players[1].score}: {name.get(want)} should win "
-                f"[{clause}], the model says {name.get(got, got)}"]
+                f"[{clause}], the model says {name.get(got, str(got))}"]
     return []

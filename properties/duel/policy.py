@@ -80,7 +80,7 @@ def _open_kinds(pl: Player) -> Rows:
     """Per Dome row, the space kinds of its empty cells (a colour fits where its own kind or a
     wild space is: `matching_cells` non-empty)."""
     tiles, spaces = pl.dome_tile, pl.dome_space
-    return tuple(frozenset([k for k, t in zip(spaces[r:r + 6], tiles[r:r + 6]) if t == EMPTY])
+    return tuple(frozenset([k for k, t in zip(spaces[r:r + 6], tiles[r:r + 6], strict=True) if t == EMPTY])
                  for r in range(0, 36, 6))
 
 

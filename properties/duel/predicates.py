@@ -33,7 +33,7 @@ def _unfilled(v: Mapping[str, Any]) -> bool:
 
 def _passes_with_token(v: Mapping[str, Any]) -> bool:
     return any(k == "pass" and v["state"].players[p].tokens_used < TOKENS
-               for k, p in zip(v["kinds"], _players(v)))
+               for k, p in zip(v["kinds"], _players(v), strict=True))
 
 
 def _players(v: Mapping[str, Any]) -> list[int]:

@@ -10,17 +10,25 @@ import attrs
 from model.duel.actions import Action
 from model.duel.colours import EMPTY
 from model.duel.engine import Game
-from model.events import Event
-from properties.duel.factories import (factories_empty_at_phase_end, line_placement, picks_take_all, pile_order,
-                                       refill_violations, round_reset_violations, start_tile_moves,
-                                       sun_picked_once)
-from properties.duel.flows import flow_violations
-from properties.generator_check import SHARES, disagreement
-from properties.duel.oracle import ORACLE_CLAUSES, OUTCOME_CLAUSES, check_outcome, check_scoring
 from model.duel.phases import TRANSITIONS
 from model.duel.serialize import game_from_data, game_to_data
 from model.duel.state import GameState
 from model.duel.universe import candidate_actions
+from model.events import Event
+from properties.duel.factories import (
+    factories_empty_at_phase_end,
+    line_placement,
+    picks_take_all,
+    pile_order,
+    refill_violations,
+    round_reset_violations,
+    start_tile_moves,
+    sun_picked_once,
+)
+from properties.duel.flows import flow_violations
+from properties.duel.oracle import ORACLE_CLAUSES, OUTCOME_CLAUSES, check_outcome, check_scoring
+from properties.generator_check import SHARES, disagreement
+from spec import Catalogue
 
 _PHASE = re.compile(r"^(\w+) -> (\w+)")
 
@@ -177,10 +185,10 @@ def score_accounting(before: GameState, after: GameState, events: list[Event]) -
 _CLAUSE_IDS: dict[int, frozenset[str]] = {}
 
 
-def _clause_ids(catalogue: object) -> frozenset[str]:
+def _clause_ids(catalogue: Catalogue) -> frozenset[str]:
     key = id(catalogue)
     if key not in _CLAUSE_IDS:
-        _CLAUSE_IDS[key] = frozenset(c.id for c in catalogue.clauses)  # type: ignore[attr-defined]
+        _CLAUSE_IDS[key] = frozenset(c.id for c in catalogue.clauses)
     return _CLAUSE_IDS[key]
 
 

@@ -191,7 +191,7 @@ def divergence(setup: Setup, goal: DecideGoal, actions: Sequence[str],
     if not alt.complete:
         return None, None, None
     default = replay(setup, goal.default_overrides, actions, record, strict=False)
-    for n, (a, d) in enumerate(zip(alt.steps, default.steps)):
+    for n, (a, d) in enumerate(zip(alt.steps, default.steps, strict=False)):
         if a.events != d.events or a.scores != d.scores or a.legal != d.legal:
             return n, alt, default
     return None, alt, default

@@ -224,7 +224,7 @@ def search(game: str, goals: Sequence[Goal], *, players: int | None = None, seed
                  share_nodes, progress is not None) for k, (label, overrides, shadow, wanted) in enumerate(todo)]
         outcomes = _map(args, jobs)
         still = []
-        for (label, overrides, shadow, _), (witnesses, explored, pending) in zip(todo, outcomes):
+        for (label, overrides, shadow, _), (witnesses, explored, pending) in zip(todo, outcomes, strict=True):
             result.witnesses += witnesses
             result.explored.append((f"{label} (pass {attempt + 1})", explored))
             spent_cpu += explored.cpu_seconds
@@ -254,7 +254,7 @@ def _map(args: list[tuple[Any, ...]], jobs: int) -> list[tuple[list[Witness], Ex
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(explore_group, *zip(*args)))
+        return list(pool.map(explore_group, *zip(*args, strict=True)))
 
 
 def fired_clauses(setup: Setup, goal: Goal, shrunk: Shrunk) -> tuple[str, ...]:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import properties.matrix as matrix
-from properties.registry import UnknownGame
 from properties.azul import hooks
 from properties.matrix import RowSetup, row_setups, run_matrix
+from properties.registry import UnknownGame
 from properties.simulate import run_campaign
 
 # row label -> games that make it decide at least once (measured: see the report of issue 12)

@@ -145,7 +145,7 @@ def test_winner_tie_break_and_shared_win() -> None:
     def finish(scores: list[int], rows: list[int]) -> tuple[tuple[int, ...], str]:
         """Scores before the end bonuses (+2 per complete row); `rows` complete rows each."""
         g = bare(players=len(scores))
-        for b, score, n in zip(g.state.boards, scores, rows):
+        for b, score, n in zip(g.state.boards, scores, rows, strict=True):
             b.score = score
             printed(b, [(r, c) for r in range(n) for c in range(5)])
         g.state.boards[0].wall[0:5] = [0, 1, 2, 3, 4]    # someone has a complete row: the game ends

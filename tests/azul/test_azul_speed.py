@@ -131,7 +131,7 @@ def test_peer_bench_is_repeatable(players: int) -> None:
     assert first.actions > 0
 
 
-def _asked(g: "object") -> tuple[int, int]:
+def _asked(g: object) -> tuple[int, int]:
     """(wall-has-colour refusals, full lines met) over every (colour offered, pattern line) pair of
     the player to move, worked out here colour by colour as the generator did before issue 12."""
     s = g.state  # type: ignore[attr-defined]
@@ -181,7 +181,7 @@ def test_peer_games_are_the_same_as_before_its_enumerator_was_sped_up() -> None:
                    (92, False), (120, False), (117, False)]
 
 
-def _peer_reference_moves(g: "object") -> list[tuple[int, object, int, int]]:
+def _peer_reference_moves(g: object) -> list[tuple[int, object, int, int]]:
     """The moves the peer accepts, asked of the peer itself (its Wall.already_has, PatternLine's
     own tests), source by source and colour by colour: what the bench's minimal enumerator must offer."""
     me = g.players[g.current_player].board  # type: ignore[attr-defined]

@@ -91,8 +91,8 @@ def test_no_legal_action_while_neither_over_nor_stalled_fails_with_a_counterexam
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """`progress` is no classic invariant: its counterexample names the entry's progress clauses
     (writing it raised KeyError before)."""
-    from properties.registry import get_game
     from model.azul.game import Game
+    from properties.registry import get_game
 
     monkeypatch.setattr(Game, "legal_actions", lambda self: [])
     report = play_checked(0, {}, game="azul", players=2, record=False)

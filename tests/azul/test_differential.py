@@ -16,11 +16,20 @@ from properties.azul.peer import PEER_MISSING
 pytestmark = pytest.mark.skipif(PEER_MISSING is not None, reason=PEER_MISSING or "")
 
 if PEER_MISSING is None:
-    from harness.cli import cli
     from harness.azul.differential import (
-        KNOWN_PATH, Case, CaseInvalid, Finding, campaign, classify, confirm_interpretation, load_known, play,
-        replay, shrink,
+        KNOWN_PATH,
+        Case,
+        CaseInvalid,
+        Finding,
+        campaign,
+        classify,
+        confirm_interpretation,
+        load_known,
+        play,
+        replay,
+        shrink,
     )
+    from harness.cli import cli
     from harness.errors import UserError
     from model.azul import new_game
     from properties.azul.peer import WORKAROUNDS, PeerGame, compare, our_snapshot, peer_snapshot

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import pytest
 
-from model.azul import new_game
-from model.azul import tiling
-from model.azul.colours import (EMPTY, MARKER, NUM_COLOURS, ROWS, TILES_PER_COLOUR, printed_colour,
-                               printed_column)
+from model.azul import new_game, tiling
+from model.azul.colours import EMPTY, MARKER, NUM_COLOURS, ROWS, TILES_PER_COLOUR, printed_colour, printed_column
 from model.azul.outcome import decide
 from model.azul.scoring import _run, placement_points
 from model.azul.state import CENTRE, NOBODY, AzulState, Board
 from model.errors import RuleLoopError
 from tests.azul.guard import record
 from tests.azul.helpers import BLACK, BLUE, RED, YELLOW, bare, end_offer, play, printed, set_line, settle
-
 
 # --- azul.prep.partial-fill: the empty round starts like any round, with the marker in the centre ------------
 
@@ -172,7 +169,7 @@ def test_each_tile_on_a_display_came_out_of_the_bag(players: int) -> None:
 def _ended(scores: list[int], rows: list[int]) -> AzulState:
     players = len(scores)
     s = AzulState(boards=[Board() for _ in range(players)], factories=[[0] * NUM_COLOURS])
-    for b, score, n in zip(s.boards, scores, rows):
+    for b, score, n in zip(s.boards, scores, rows, strict=True):
         b.score = score
         printed(b, [(r, c) for r in range(n) for c in range(ROWS)])
     s.to_move = NOBODY

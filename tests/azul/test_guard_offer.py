@@ -147,7 +147,7 @@ def test_a_voluntary_split_puts_x_on_the_line_and_the_rest_on_the_floor(text: st
     settle(g)
     play(g, text)
     assert sum(b.line_count) == line and b.floor == [RED] * floor
-    assert all(c == RED for c, n in zip(b.line_colour, b.line_count) if n)
+    assert all(c == RED for c, n in zip(b.line_colour, b.line_count, strict=True) if n)
 
 
 @pytest.mark.clause("azul.lines.same-colour", "azul.lines.capacity")

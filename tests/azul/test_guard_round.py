@@ -67,7 +67,7 @@ def test_the_tie_break_counts_complete_rows_among_the_leaders_only() -> None:
     s = g.state
     rows = (1, 2, 3)
     scores = (40, 38, 10)          # after +2 per row: 42, 42, 16; P3 has most rows but is not tied
-    for b, n, score in zip(s.boards, rows, scores):
+    for b, n, score in zip(s.boards, rows, scores, strict=True):
         printed(b, [(r, c) for r in range(n) for c in range(ROWS)])
         b.score = score
     settle(g)

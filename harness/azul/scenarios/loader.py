@@ -9,15 +9,14 @@ from typing import Any
 
 import attrs
 
-from harness.scenarios.locate import Locator
-from harness.scenarios.problems import LocatedInFile
-from harness.scenarios.reading import check_identity, read_toml
-from harness.scenarios.steps import Step
-from harness.scenarios.problems import Problems, ScenarioError
-from harness.scenarios.readings import Reading, merged_then, read_readings
-from harness.scenarios.schema import check_clauses, check_readings, read_steps, reading_problem, table, typed
 from harness.azul.scenarios.notation import NotationError, parse_counts
 from harness.azul.scenarios.stops import STOPS
+from harness.scenarios.locate import Locator
+from harness.scenarios.problems import LocatedInFile, Problems
+from harness.scenarios.reading import check_identity, read_toml
+from harness.scenarios.readings import Reading, merged_then, read_readings
+from harness.scenarios.schema import check_clauses, check_readings, read_steps, reading_problem, table, typed
+from harness.scenarios.steps import Step
 from model.azul.actions import NotationError as ActionNotationError
 from model.azul.actions import parse_action
 from model.azul.ruleset import IMPLEMENTED, WALL_SIDES
@@ -59,7 +58,7 @@ class Scenario(LocatedInFile):
     readings: tuple[Reading, ...] = ()
     stop: str | None = None            # harness/azul/scenarios/stops.py: where the run halts
 
-    def under(self, reading: Reading) -> "Scenario":
+    def under(self, reading: Reading) -> Scenario:
         """This scenario under one of its `readings`: those interpretations, `then` merged over."""
         return attrs.evolve(self, interpretations={**self.interpretations, **reading.interpretations},
                             then=merged_then(self.then, reading, MERGED), readings=())
@@ -169,7 +168,7 @@ def load_scenario(path: Path | str) -> Scenario:
         steps=tuple(Step(*s) for s in steps), then=then, file=file, locator=loc, readings=readings, stop=stop,
     )
     if not problems.in_fields(*POSITION_FIELDS, but_unknown_keys=True):
-        from harness.azul.scenarios.position import build_game   # building the position validates it
+        from harness.azul.scenarios.position import build_game  # building the position validates it
         problems.attempt(build_game, scenario)
         for reading in readings:
             problems.attempt(build_game, scenario.under(reading))

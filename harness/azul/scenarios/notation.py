@@ -12,7 +12,7 @@ from model.azul.colours import COLOURS, EMPTY, MARKER, NUM_COLOURS
 
 LETTERS = "BYRKT"               # by colour index: blue, yellow, red, black, turquoise
 MARKER_LETTER = "M"
-LETTER_WORDS = ", ".join(f"{letter} {name}" for letter, name in zip(LETTERS, COLOURS))
+LETTER_WORDS = ", ".join(f"{letter} {name}" for letter, name in zip(LETTERS, COLOURS, strict=True))
 
 
 class NotationError(ValueError):

@@ -125,7 +125,7 @@ def _supply(game: Game, given: dict[str, Any], problems: Problems) -> None:
     s = game.state
     s.bag, s.lid = [0] * NUM_COLOURS, [0] * NUM_COLOURS
     rest = [TILES_PER_COLOUR - n for n in tiles_by_colour(game)]
-    parts = {}
+    parts: dict[str, list[int]] = {}
     for key in ("bag", "lid"):
         if key in given:
             try:
@@ -138,7 +138,7 @@ def _supply(game: Game, given: dict[str, Any], problems: Problems) -> None:
         return                                   # tile conservation checks the total
     named, other = ("bag", "lid") if "bag" in parts or "lid" not in parts else ("lid", "bag")
     mine = parts.get(named, rest if named == "bag" else [0] * NUM_COLOURS)
-    theirs = [r - m for r, m in zip(rest, mine)]
+    theirs = [r - m for r, m in zip(rest, mine, strict=True)]
     short = [f"{COLOURS[c]}: {mine[c]} asked, {rest[c]} left" for c in range(NUM_COLOURS) if theirs[c] < 0]
     if short:
         problems.add(f"given.{named}", "more tiles than the rest of the position leaves ("

@@ -5,18 +5,17 @@ step and at the end (at a stop, those that apply there: stops.NOT_AT_A_STOP)."""
 
 from __future__ import annotations
 
-
 from harness.azul.scenarios.expectations import check_then
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
 from harness.azul.scenarios.stops import NOT_AT_A_STOP, StoppingGame
+from harness.scenarios.problems import chance_problem
 from harness.scenarios.readings import run_every_reading
 from harness.scenarios.result import ScenarioResult
 from harness.scenarios.steps import once_per_invariant
 from model.azul import IllegalAction, parse_action
-from model.azul.game import Game
-from harness.scenarios.problems import chance_problem
 from model.azul.colours import COLOURS
+from model.azul.game import Game
 from model.chance import ChanceScriptError
 from properties.azul.hooks import state_invariants, step_invariants
 

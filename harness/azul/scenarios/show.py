@@ -9,10 +9,12 @@ from collections.abc import Callable
 from harness.azul.scenarios.loader import Scenario
 from harness.azul.scenarios.position import build_game
 from harness.azul.scenarios.writer import ExportError, position_toml
-from model.azul import IllegalAction, parse_action
-from model.azul.render import render
 from harness.scenarios.problems import chance_problem
+from harness.scenarios.steps import Step
+from model.azul import IllegalAction, parse_action
 from model.azul.colours import COLOURS
+from model.azul.game import Game
+from model.azul.render import render
 from model.chance import ChanceScriptError
 
 
@@ -20,7 +22,7 @@ class ShowError(ValueError):
     """What stops showing a scenario (one line)."""
 
 
-def _apply(game, scenario: Scenario, step) -> None:  # type: ignore[no-untyped-def]
+def _apply(game: Game, scenario: Scenario, step: Step) -> None:
     try:
         game.apply(parse_action(step.action))
     except IllegalAction as exc:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.scenarios.schema import event_diffs
 from harness.duel.scenarios.notation import (
     format_counts,
     format_dome_row,
     format_tiles,
     parse_colour_counts,
 )
+from harness.scenarios.schema import event_diffs
 from model.duel import Game
 from model.events import Event
 from properties.duel.invariants import hand_plates

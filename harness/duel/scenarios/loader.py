@@ -5,22 +5,20 @@ is reported at once."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from harness.scenarios.files import is_scenario_file, looks_like_scenario, scenario_files
-from harness.scenarios.locate import Locator
-from harness.scenarios.problems import LocatedInFile
-from harness.scenarios.reading import check_identity, read_toml
-from harness.scenarios.steps import Step
-from harness.scenarios.schema import check_clauses
-from harness.scenarios.problems import UNKNOWN_KEY, Problem, Problems, ScenarioError
-from harness.scenarios.readings import Reading, merged_then, read_readings
 from harness.duel.scenarios.readings import ReadingError, alternatives, check_reading, check_tablet
 from harness.duel.scenarios.stops import stop_names
+from harness.scenarios.files import is_scenario_file, looks_like_scenario, scenario_files
+from harness.scenarios.locate import Locator
+from harness.scenarios.problems import UNKNOWN_KEY, LocatedInFile, Problem, Problems, ScenarioError
+from harness.scenarios.reading import check_identity, read_toml
+from harness.scenarios.readings import Reading, merged_then, read_readings
+from harness.scenarios.schema import check_clauses
+from harness.scenarios.steps import Step
 from model.duel.actions import NotationError as ActionNotationError
 from model.duel.actions import parse_action
 from model.duel.phases import PHASES as ALL_PHASES

@@ -20,16 +20,15 @@ from harness.duel.scenarios.notation import (
     parse_player,
     parse_tiles,
 )
-from harness.scenarios.problems import Problems, chance_problem
 from harness.duel.scenarios.stops import PhaseEnded, StoppingGame
-from model.duel import acquisition
-from model.duel import Game, Ruleset, ScriptedChance, new_game
-from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
+from harness.scenarios.problems import Problems, chance_problem
 from model.chance import ChanceScriptError
-from model.errors import RulesetError
-from model.events import Event
+from model.duel import Game, Ruleset, ScriptedChance, acquisition, new_game
+from model.duel.colours import COLOURS, EMPTY, SPECIAL, WILD
 from model.duel.state import SLOT_CELLS
 from model.duel.supply import clear_factories
+from model.errors import RulesetError
+from model.events import Event
 from properties.duel.invariants import violations
 
 

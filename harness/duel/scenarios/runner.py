@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 from harness.duel.scenarios.expectations import check_then
 from harness.duel.scenarios.loader import Scenario
 from harness.duel.scenarios.position import build_game
@@ -16,9 +15,8 @@ from model.chance import ChanceScriptError
 from model.duel import Game, IllegalAction, parse_action
 from model.duel.actions import Action
 from model.duel.colours import COLOURS
-from model.events import Event
 from model.duel.state import GameState
-
+from model.events import Event
 
 # Invariants that describe a position between turns, not one where a phase has just ended: at a
 # stop nobody is to act (`progress`), and Preparation may already count the next round while the
@@ -116,7 +114,7 @@ def _run_one(scenario: Scenario) -> ScenarioResult:
             except PhaseEnded as stop:
                 step_events = stop.events
             events.extend(step_events)
-            if watch:
+            if before is not None:                          # copied when watching
                 note(_invariant_diffs(before, game, step_events, ran + 1, step.field, action))
         ran += 1
         if step.then:

@@ -14,8 +14,8 @@ from functools import cache
 from typing import Any
 
 from model.duel.engine import Game
-from model.events import Event
 from model.duel.phases import phase_graph
+from model.events import Event
 
 
 def _name(phase: str) -> str:
@@ -55,6 +55,7 @@ class StoppingGame(Game):
         self.stop = stop
         self.stopped: PhaseEnded | None = None
 
+    # Not `Self` as model.base declares: a StoppingGame's copies are plain Games on purpose.
     def _game_on(self, state: Any, chance: Any) -> Game:  # type: ignore[override]
         """Copies and snapshots are plain games: they do not stop."""
         return Game(state, self.rules, chance)
