@@ -122,8 +122,8 @@ class Explorer:
         self.decide = [g for g in goals if isinstance(g, DecideGoal)]
         hooks = setup.hooks
         wanted = [g.key.split(" ", 1)[1] for g in self.decide] + sorted(self.clause_goals)
-        self.steers = [hooks.predicates[name] for name in dict.fromkeys(hooks.steer.get(k) for k in wanted)
-                       if name in hooks.predicates]
+        steer_names = dict.fromkeys(name for name in (hooks.steer.get(k) for k in wanted) if name is not None)
+        self.steers = [hooks.predicates[name] for name in steer_names if name in hooks.predicates]
         self._nodes0 = budget.used
         self._cpu0 = budget.spent()
         self._next_report = PROGRESS_EVERY
