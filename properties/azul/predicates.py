@@ -35,6 +35,26 @@ def tiling_scores(at_least: int) -> Predicate:
                      argument=tiling_scores)
 
 
+FLOOR = 7                     # floor line spaces (azul.floor.capacity)
+CENTRE = -1                   # the marker's place while nobody has taken from the centre
+
+
+def _full_floor_distance(v: Mapping[str, Any]) -> float:
+    """Toward a first take from the centre by a player whose floor is full: while the marker is
+    still in the centre, the spaces left on the fullest floor (and the tiles still to be offered)."""
+    s = v["state"]
+    if s.marker != CENTRE:
+        return 2.0 * FLOOR + sum(sum(f) for f in s.factories) / 4
+    return float(FLOOR - max(len(b.floor) for b in s.boards))
+
+
+def _untaken_centre_distance(v: Mapping[str, Any]) -> float:
+    """Toward an offer phase that ends with the centre never taken from: tiles in the centre (all
+    must go with takes that leave nothing), far once the marker is taken."""
+    s = v["state"]
+    return 40.0 if s.marker != CENTRE else float(sum(s.centre))
+
+
 PREDICATES: dict[str, Predicate] = {
     "bag-empty-at-refill": Predicate("the bag runs out while the factories are refilled (the lid refills it)",
                                      lambda v: "bag-from-lid" in v["kinds"] or "partial-fill" in v["kinds"],
@@ -43,6 +63,25 @@ PREDICATES: dict[str, Predicate] = {
                                        lambda v: "partial-fill" in v["kinds"], lambda v: v["bag"] + v["lid"]),
     "tiling-scores": tiling_scores(15),
     "tie": Predicate("the game ends with a shared win", lambda v: bool(v["over"]) and v["winner"] is None),
+    "marker-on-full-floor": Predicate("the first take from the centre is by a player whose floor is full",
+                                      lambda v: "azul.offer.first-from-centre" in v["clauses"]
+                                      and any(len(b.floor) >= FLOOR for b in v["state"].boards),
+                                      _full_floor_distance),
+    "centre-untaken": Predicate("steering toward an offer phase in which nobody takes from the centre; "
+                                "holds at a step that ends the offer phase without taking the marker",
+                                lambda v: "azul.offer.end" in v["clauses"] and "marker" not in v["kinds"],
+                                _untaken_centre_distance),
+}
+
+# The situation each rare reading needs, as a distance the search steers toward.
+STEER: dict[str, str] = {
+    "azul.offer.marker-on-full-floor=displace-to-lid": "marker-on-full-floor",
+    "azul.offer.marker-on-full-floor=beside-floor-one-point": "marker-on-full-floor",
+    "azul.offer.marker-untaken=next-clockwise": "centre-untaken",
+    "azul.prep.fill-order=round-robin": "factory-left-unfilled",
+    "azul.prep.empty-round=stall": "factory-left-unfilled",
+    "azul.end.dead-game=stall": "factory-left-unfilled",
+    "azul.prep.partial-fill": "factory-left-unfilled",
 }
 
 
@@ -73,7 +112,8 @@ _GRAY = {WALL_SIDE: "gray"}
 CONTEXTS: dict[str, dict[str, str]] = {
     "azul.gray.unplaceable-line=refused": _GRAY,
     "azul.gray": _GRAY,                       # every clause of the gray wall's chapter
+    "azul.wall.no-space": _GRAY,              # a line with no wall space left: only the gray side has one
 }
 
 SEARCH = SearchHooks(predicates=PREDICATES, view=view, replay="steps", start=start, chance_lines=chance_lines,
-                     context_lines=context_lines, contexts=CONTEXTS, readings=True)
+                     context_lines=context_lines, contexts=CONTEXTS, readings=True, steer=STEER)

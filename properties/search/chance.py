@@ -35,8 +35,9 @@ class ChanceRecord:
 
 # How chance chooses a tile, per style: `weighted` as the real bag does; `colour` uniform over the
 # colours the bag holds (rare colours come out as often as common ones); `same` repeats the last
-# colour drawn while the bag holds it (monochrome Factories, runs on one colour).
-TILE_STYLES = ("weighted", "colour", "same")
+# colour drawn while the bag holds it (monochrome Factories, runs on one colour); `scarce` the colour
+# the bag holds fewest of (colours run out one by one: a bag of one colour, monochrome redraws).
+TILE_STYLES = ("weighted", "colour", "same", "scarce")
 
 
 class SearchChance:
@@ -77,6 +78,8 @@ class SearchChance:
         tiles = self.record.tiles
         if style == "same" and tiles and bag[tiles[-1]] > 0 and self.rng.random() < 0.8:
             colour = tiles[-1]
+        elif style == "scarce" and self.rng.random() < 0.95:
+            colour = min((n, c) for c, n in enumerate(bag) if n > 0)[1]
         elif style != "weighted":
             colour = self.rng.choice([c for c, n in enumerate(bag) if n > 0])
         else:
@@ -138,4 +141,63 @@ class FollowingChance:
         self.chip_at += 1
         if chip not in supply:
             raise ChanceScriptError(f"scripted chip {chip} is not in the supply")
+        return chip
+
+
+class LenientChance:
+    """Shrinking's chance: reads a record the way the file will (each queue in order) while the
+    outcome is possible, else takes the first outcome that is (the first colour the bag holds, the
+    smallest chip in the supply), and past its end draws from a seed. What it gave out is recorded
+    in `played`, so the candidate then replays with `ScriptedChance(strict=True)` exactly."""
+
+    __slots__ = ("chip_at", "played", "record", "rng", "tile_at")
+
+    def __init__(self, record: ChanceRecord, seed: int = 0) -> None:
+        self.record = record
+        self.tile_at = 0
+        self.chip_at = 0
+        self.rng = random.Random(seed)
+        self.played = ChanceRecord()
+
+    def fork(self) -> LenientChance:
+        twin = LenientChance(self.record)
+        twin.tile_at, twin.chip_at = self.tile_at, self.chip_at
+        twin.rng.setstate(self.rng.getstate())
+        twin.played = self.played.copy()
+        return twin
+
+    def first_player(self, players: int = 2) -> int:
+        first = self.record.first if self.record.first is not None else self.rng.randrange(players)
+        self.played.first = first
+        return first
+
+    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
+        if self.record.plates is None:
+            out = sorted(plates)
+            self.rng.shuffle(out)
+        else:
+            out = [p for p in self.record.plates if p in plates] + sorted(set(plates) - set(self.record.plates))
+        self.played.plates = out[:]
+        return out
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        if self.tile_at < len(self.record.tiles):
+            colour = self.record.tiles[self.tile_at]
+            self.tile_at += 1
+            if bag[colour] == 0:
+                colour = next(c for c, n in enumerate(bag) if n > 0)
+        else:
+            colour = pick_weighted(bag, self.rng.randrange(sum(bag)))
+        self.played.tiles.append(colour)
+        return colour
+
+    def draw_chip(self, supply: Sequence[int]) -> int:
+        if self.chip_at < len(self.record.chips):
+            chip = self.record.chips[self.chip_at]
+            self.chip_at += 1
+            if chip not in supply:
+                chip = sorted(supply)[0]
+        else:
+            chip = sorted(supply)[self.rng.randrange(len(supply))]
+        self.played.chips.append(chip)
         return chip

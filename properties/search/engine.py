@@ -37,6 +37,8 @@ from properties.search.view import step_view
 ROLLOUT_STEPS = 80            # actions per branch before the search picks another cell
 FRESH_START = 0.15            # how often a branch starts from a new set-up rather than the archive
 KEEP_PER_CELL = 3             # snapshots kept per archive cell
+STYLE_KEPT = 0.75             # how often a branch keeps its snapshot's chance style
+PROGRESS_EVERY = 20_000       # nodes between progress lines
 
 
 @attrs.define
@@ -119,10 +121,12 @@ class Explorer:
         self.clause_goals = {g.clause: g for g in goals if isinstance(g, ClauseGoal)}
         self.decide = [g for g in goals if isinstance(g, DecideGoal)]
         hooks = setup.hooks
-        self.steers = [hooks.predicates[hooks.steer[k]] for k in (g.key.split(" ", 1)[1] for g in self.decide)
-                       if hooks.steer.get(k) in hooks.predicates]
+        wanted = [g.key.split(" ", 1)[1] for g in self.decide] + sorted(self.clause_goals)
+        steer_names = dict.fromkeys(name for name in (hooks.steer.get(k) for k in wanted) if name is not None)
+        self.steers = [hooks.predicates[name] for name in steer_names if name in hooks.predicates]
         self._nodes0 = budget.used
         self._cpu0 = budget.spent()
+        self._next_report = PROGRESS_EVERY
 
     # --- budget ---------------------------------------------------------------------------
     def _left(self) -> bool:
@@ -154,8 +158,9 @@ class Explorer:
             return self._fresh()           # a fixed order: the same seed, the same choice
         if (self.where or self.steers) and self.best_distance < math.inf and self.rng.random() < 0.5:
             near = [c for c in cells if c[0] == "d"]
-            if near:
-                cells = [min(near, key=lambda c: c[1])]
+            if near:                        # one steer's (or condition's) closest cell, steers in turn
+                which = self.rng.choice(sorted({c[2] for c in near}))
+                cells = [min((c for c in near if c[2] == which), key=lambda c: c[1])]
         weights = [1.0 / math.sqrt(1 + self.chosen[c]) / math.sqrt(max(1, self.seen[c])) for c in cells]
         cell = self.rng.choices(cells, weights)[0]
         self.chosen[cell] += 1
@@ -196,7 +201,10 @@ class Explorer:
     # --- one branch -----------------------------------------------------------------------
     def _branch(self, entry: _Entry) -> None:
         game: Any = entry.game.copy()
-        game.chance.reseed(self.rng.randrange(2**32), self.rng.choice(TILE_STYLES))
+        # A lineage mostly keeps its way of drawing (the bag runs dry of colours only when the same
+        # style draws round after round); now and then it changes.
+        style = game.chance.style if self.rng.random() < STYLE_KEPT else self.rng.choice(TILE_STYLES)
+        game.chance.reseed(self.rng.randrange(2**32), style)
         shadow = self._copy_shadow(entry.shadow, game)
         actions = list(entry.actions)
         rng = self.rng
@@ -273,18 +281,18 @@ class Explorer:
         if self.where or self.steers:
             view = step_view(game, events, actions[-1] if actions else "", _player_of(events), n,
                              self.setup.scores(game), self.setup.hooks.view(game))
-            for condition in self.where:
+            for k, condition in enumerate(self.where):
                 if condition.holds(view):
                     met.append(condition)
                     continue
                 d = condition.distance(view)
                 if d is not None:
-                    cells.append(("d", round(d)))
+                    cells.append(("d", round(d), -1 - k))
                     self.best_distance = min(self.best_distance, d)
-            for steer in self.steers:
+            for k, steer in enumerate(self.steers):
                 if steer.distance is not None:
                     d = float(steer.distance(view))
-                    cells.append(("d", round(d)))
+                    cells.append(("d", round(d), k))
                     self.best_distance = min(self.best_distance, d)
         if self.decide and shadow is not None and not diverged and self._legal_differ(game, shadow):
             diverged = True
@@ -309,7 +317,10 @@ class Explorer:
                         kept.append(self._kept(game, shadow, actions))
         if fresh and new:
             self.archive.setdefault(("start",), []).append(self._kept(game, shadow, ()))
-        if self.progress is not None and self.explored.nodes % 5000 == 0:
+        if self.progress is not None and self.explored.nodes >= self._next_report:
+            self._next_report = self.explored.nodes + PROGRESS_EVERY
+            self.explored.positions = len(self.positions)
+            self.explored.cpu_seconds = self.budget.spent() - self._cpu0
             self.progress(self.explored, len(self.found))
         return bool(met) and not self.pending
 

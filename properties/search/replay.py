@@ -16,7 +16,7 @@ from model.errors import IllegalAction
 from model.events import Event
 from model.protocol import Game
 from properties.registry import GameEntry
-from properties.search.chance import ChanceRecord
+from properties.search.chance import ChanceRecord, LenientChance
 from properties.search.goals import ClauseGoal, DecideGoal, Goal
 from properties.search.hooks import SearchHooks
 from properties.search.view import step_view
@@ -208,44 +208,92 @@ class Shrunk:
     after: tuple[int, int]                        # (actions, draws) kept
 
 
+def lenient_play(setup: Setup, overrides: Mapping[str, str], actions: Sequence[str],
+                 record: ChanceRecord, steps: int | None = None) -> tuple[tuple[str, ...], ChanceRecord]:
+    """Play `actions` under `overrides`, taking each recorded action if it is legal, else the first
+    legal one, on chance that reads `record` while its outcomes are possible (LenientChance); then
+    first legal actions up to `steps` in all. Returns what was played and drawn, which then replays
+    exactly with the strict script."""
+    chance = LenientChance(record)
+    was = RECORDER.enabled
+    RECORDER.enabled = False
+    played: list[str] = []
+    try:
+        try:
+            game = setup.start(overrides, chance)
+        except (ChanceScriptError, IllegalAction):
+            return (), chance.played
+        for n in range(max(len(actions), steps or 0)):
+            text = actions[n] if n < len(actions) else ""
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            if not legal:
+                break
+            action = next((a for a in legal if str(a) == text), legal[0])
+            try:
+                game.apply(action)
+            except (ChanceScriptError, IllegalAction):
+                break
+            played.append(str(action))
+    finally:
+        RECORDER.enabled = was
+    return tuple(played), chance.played
+
+
+def _cut(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord) -> ChanceRecord:
+    """The record cut to the draws the file's replay consumes (kept whole if the cut one fails)."""
+    final = replay(setup, goal_overrides(goal), actions, record, strict=True)
+    tiles, chips = final.draws_used
+    kept = ChanceRecord(record.tiles[:tiles], record.plates, record.chips[:chips], record.first)
+    return kept if met_at(setup, goal, actions, kept) is not None else record
+
+
 def shrink(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord, *,
-           max_replays: int = 60, cpu_seconds: float = 2.0) -> Shrunk:
-    """Fewest actions (the game cut where the goal is first met, then delta debugging: drop chunks of
-    actions while the replay stays legal and still meets the goal), then the script cut to what was
-    drawn. Every candidate is replayed as its file will be."""
+           max_replays: int = 400, cpu_seconds: float = 6.0) -> Shrunk:
+    """Fewest actions, then fewest draws: the game cut where the goal is first met, then delta
+    debugging over the choices. A candidate drops a chunk of the actions and is played leniently
+    (each later recorded action if still legal, else the first legal one; each recorded draw if the
+    bag still holds it, else the first colour it holds: `lenient_play`), so dropping a choice keeps
+    the rest meaningful; it is kept when the file's strict replay of what was played meets the goal
+    no later than the current witness's length. Chunks run from half the game down to single actions,
+    latest first (the end of a game matters least to an early goal), within the budget."""
     deadline = time.process_time() + cpu_seconds
     replays = 0
     before = (len(actions), record.draws())
-    current = list(actions)
-    first = met_at(setup, goal, current, record)
+    first = met_at(setup, goal, list(actions), record)
     replays += 1
     if first is None:
         raise ValueError(f"{goal.key}: the found game does not meet its goal on replay")
-    current = current[:first]
+    current: tuple[str, ...] = tuple(actions[:first])
+    rec = _cut(setup, goal, current, record)
+    overrides = goal_overrides(goal)
 
-    def ok(candidate: list[str]) -> int | None:
+    def attempt(candidate: Sequence[str]) -> tuple[tuple[str, ...], ChanceRecord] | None:
         nonlocal replays
-        replays += 1
-        return met_at(setup, goal, candidate, record)
+        replays += 2
+        played, drawn = lenient_play(setup, overrides, candidate, rec, len(current) - 1)
+        at = met_at(setup, goal, played, drawn)
+        if at is None or at >= len(current):
+            return None
+        return played[:at], drawn
 
     chunk = max(1, len(current) // 2)
     while chunk >= 1 and replays < max_replays and time.process_time() < deadline:
-        i = 0
+        i = len(current) - chunk
         removed = False
-        while i < len(current) and replays < max_replays and time.process_time() < deadline:
-            candidate = current[:i] + current[i + chunk:]
-            at = ok(candidate)
-            if at is not None:
-                current = candidate[:at]
+        while i >= 0 and replays < max_replays and time.process_time() < deadline:
+            got = attempt(current[:i] + current[i + chunk:])
+            if got is not None:
+                current, drawn = got
+                rec = _cut(setup, goal, current, drawn)
+                replays += 2
                 removed = True
+                i = min(i, len(current)) - chunk
             else:
-                i += chunk
+                i -= chunk
         if not removed:
             chunk //= 2
-    overrides = goal_overrides(goal)
-    final = replay(setup, overrides, current, record, strict=True)
-    tiles, chips = final.draws_used
-    kept = ChanceRecord(record.tiles[:tiles], record.plates, record.chips[:chips], record.first)
-    if met_at(setup, goal, current, kept) is None:      # the cut script must still replay it
-        kept = record
-    return Shrunk(tuple(current), kept, replays + 2, before, (len(current), kept.draws()))
+    if met_at(setup, goal, current, rec) is None:           # never: every kept candidate was replayed
+        raise ValueError(f"{goal.key}: the shrunk game does not meet its goal on replay")
+    return Shrunk(current, rec, replays + 1, before, (len(current), rec.draws()))

@@ -151,17 +151,31 @@ def groups(goals: Sequence[Goal]) -> list[tuple[str, dict[str, str], dict[str, s
 PASSES = 3          # a goal not found in its first share of the budget gets up to this many tries
 
 
+def progress_line(label: str, explored: Explored, found: int) -> str:
+    e = explored
+    return (f"  ... {label}: {e.nodes:,} nodes, {e.positions:,} positions, deepest round {e.deepest_round}, "
+            f"{found} goal(s) found, {e.cpu_seconds:.0f} CPU s")
+
+
+def _to_stderr(label: str, explored: Explored, found: int) -> None:
+    import sys
+    print(progress_line(label, explored, found), file=sys.stderr, flush=True)
+
+
 def explore_group(game: str, players: int | None, label: str, overrides: dict[str, str],
                   shadow: dict[str, str] | None, goals: list[Goal], seed: int, cpu_seconds: float,
-                  nodes: int) -> tuple[list[Witness], Explored, list[Goal]]:
-    """One exploration and the shrinking of what it found (a worker's unit for `--jobs`)."""
+                  nodes: int, progress: bool = False) -> tuple[list[Witness], Explored, list[Goal]]:
+    """One exploration and the shrinking of what it found (a worker's unit for `--jobs`); with
+    `progress`, a line on stderr every `PROGRESS_EVERY` nodes."""
+    import functools
     import time
 
     started = time.process_time()
     entry = get_game(game)
     setup = Setup(entry, hooks_of(entry), players)
     budget = Budget(cpu_seconds, nodes)
-    explorer = Explorer(setup, goals, seed, budget, overrides=overrides, shadow_overrides=shadow)
+    explorer = Explorer(setup, goals, seed, budget, overrides=overrides, shadow_overrides=shadow,
+                        progress=functools.partial(_to_stderr, label) if progress else None)
     found, explored = explorer.run()
     rarity = {f.goal: explorer.seen[("c", f.goal.clause)] if isinstance(f.goal, ClauseGoal) else -1 for f in found}
     covered: dict[str, int] = {}
@@ -207,7 +221,7 @@ def search(game: str, goals: Sequence[Goal], *, players: int | None = None, seed
         if share_nodes <= 0 or share_cpu <= 0:
             break
         args = [(game, players, label, overrides, shadow, wanted, seed * 1000 + k * 10 + attempt, share_cpu,
-                 share_nodes) for k, (label, overrides, shadow, wanted) in enumerate(todo)]
+                 share_nodes, progress is not None) for k, (label, overrides, shadow, wanted) in enumerate(todo)]
         outcomes = _map(args, jobs)
         still = []
         for (label, overrides, shadow, _), (witnesses, explored, pending) in zip(todo, outcomes, strict=True):

@@ -90,8 +90,13 @@ def witness_files(setup: Setup, witness: Any, *, found_by: str) -> list[WitnessF
     readings_tables: list[str] = []
     second: WitnessFile | None = None
     strict = True
-    overrides = {k: v for k, v in (goal.overrides if isinstance(goal, DecideGoal) else {}).items()
-                 if k not in context}
+    # A context's interpretation choices (ids with a dot) are the file's interpretations; its other
+    # keys (tablets, the wall side) are written by the game's context_lines.
+    from properties.search.run import interpretations
+
+    points = interpretations(setup.entry.name)
+    overrides = {k: v for k, v in (goal.overrides if isinstance(goal, DecideGoal) else context).items()
+                 if k not in context or k in points}
     if isinstance(goal, ClauseGoal):
         clauses = [goal.clause] + [c for c in clauses if c != goal.clause]
     if isinstance(goal, WhereGoal):            # what the last step's events name: where it happened
