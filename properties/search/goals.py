@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -17,8 +17,9 @@ from properties.search.hooks import Predicate
 from properties.search.view import evaluate
 
 
-def _frozen(c: object) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted(dict(c).items()))  # type: ignore[call-overload]
+def _frozen(c: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """A context as given (a mapping, or pairs) in one canonical order."""
+    return tuple(sorted(dict(c).items()))
 
 
 @attrs.frozen

@@ -40,6 +40,7 @@ class StoppingGame(Game):
         self.stop = stop
         self.stopped: list[Event] | None = None
 
+    # Not `Self` as model.base declares: a StoppingGame's copies are plain Games on purpose.
     def _game_on(self, state: Any, chance: Any) -> Game:  # type: ignore[override]
         return Game(state, self.rules, chance)
 
