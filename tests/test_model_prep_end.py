@@ -142,6 +142,8 @@ def test_special_tile_as_a_colour_reading() -> None:
     assert tablet_points("colourful-rows", Ruleset.build(), spaces, tiles) == 0
     counts = Ruleset.build({"duel.tablet.colourful-rows.special": "counts-as-colour"})
     assert tablet_points("colourful-rows", counts, spaces, tiles) == 4
+    tiles[0:6] = [B, Y, R, SPECIAL, B, Y]      # three colours and a Special tile: four kinds, not five
+    assert tablet_points("colourful-rows", counts, spaces, tiles) == 0
 
 
 @pytest.mark.clause("duel.setup.tablets", "duel.component.tablets")
