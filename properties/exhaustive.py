@@ -45,6 +45,7 @@ from typing import Any
 
 import attrs
 
+from model.chance import SeededChance
 from model.errors import RuleLoopError
 from properties.chance import RecordingChance
 
@@ -53,41 +54,20 @@ Fingerprint = Callable[[Any], bytes]
 
 
 # --- chance ----------------------------------------------------------------------------------------
-class PositionChance:
+class PositionChance(SeededChance):
     """One outcome per draw, from a generator seeded by `key` (the position and the action): the same
-    position and action always draw the same. The generator is made on the first draw only."""
+    position and action always draw the same. The draws are SeededChance's; only the generator
+    differs: it is made on the first draw only (most steps draw nothing)."""
 
-    def __init__(self, key: bytes) -> None:
+    def __init__(self, key: bytes) -> None:          # no SeededChance.__init__: no generator yet
         self.key = key
         self._made: random.Random | None = None
 
     @property
-    def _rng(self) -> random.Random:
+    def _rng(self) -> random.Random:  # type: ignore[override]  # made on first use, not in __init__
         if self._made is None:
             self._made = random.Random(int.from_bytes(hashlib.blake2b(self.key, digest_size=8).digest(), "big"))
         return self._made
-
-    def first_player(self, players: int = 2) -> int:
-        return self._rng.randrange(players)
-
-    def shuffle_plates(self, plates: Sequence[int]) -> list[int]:
-        out = sorted(plates)
-        self._rng.shuffle(out)
-        return out
-
-    def draw_tile(self, bag: Sequence[int]) -> int:
-        options = [c for c, n in enumerate(bag) if n]
-        if not options:
-            raise ValueError("draw from an empty bag")
-        r = self._rng.randrange(sum(bag))
-        for colour in options:
-            if r < bag[colour]:
-                return colour
-            r -= bag[colour]
-        raise AssertionError("unreachable")
-
-    def draw_chip(self, supply: Sequence[int]) -> int:
-        return sorted(supply)[self._rng.randrange(len(supply))]
 
     def fork(self) -> PositionChance:
         twin = PositionChance(self.key)
