@@ -1,7 +1,8 @@
 """What the search answered, for the report and verify: for every goal `azul-rules search --all`
 asks about (each non-default alternative, each clause with a model site), the committed witness
 under fixtures/<game>/witnesses/ that answers it, a witness verify's search stage found (written into
-the report folder, never into fixtures/), or "not found within budget" with what was explored.
+the report folder, never into fixtures/), "shown unreachable" with the game's reason (its search
+hooks' `unreachable` table: never searched for), or "not found within budget" with what was explored.
 
 A `--decide` goal is answered by its own file (`decide-ID-ALT[-Np].toml`, with its `.default` twin);
 a clause goal by its own file (`clause-ID[-Np].toml`) or by any committed witness whose `clauses`
@@ -59,11 +60,20 @@ def witnesses_for(goals: Sequence[Any], folder: Path) -> dict[str, list[Path]]:
     return out
 
 
+def unreachable(game: str) -> dict[str, str]:
+    """goal key -> why no game reaches it (the game's search hooks say so, and where it is argued)."""
+    from properties.search.run import hooks_of
+
+    return dict(hooks_of(get_game(game)).unreachable)
+
+
 def unanswered(game: str, root: Path) -> list[Any]:
-    """The asked goals no committed witness answers yet (what verify's search stage looks for)."""
+    """The asked goals no committed witness answers yet and none shown unreachable (what verify's
+    search stage looks for)."""
     goals = asked_goals(game)
     have = witnesses_for(goals, witness_folder(game, root))
-    return [g for g in goals if g.key not in have]
+    shown = unreachable(game)
+    return [g for g in goals if g.key not in have and g.key not in shown]
 
 
 def decided_by_witness(rows: Sequence[Mapping[str, Any]], game: str, root: Path) -> list[dict[str, Any]]:
@@ -97,8 +107,11 @@ def section(game: str, root: Path, searched: Mapping[str, Any] | None = None) ->
     """A game's "Found by search" rows: goal, kind, status, its witness files (`files`: absolute
     paths; `shown`: as the user types them) or, not found, what was explored. `searched`: verify's
     search stage's result for the game (`found`: goal key -> files, `missing`: goal keys,
-    `explored`: what the search looked at); None when the report was built without one."""
+    `explored`: what the search looked at); None when the report was built without one. A goal shown
+    unreachable has status "shown unreachable" and its reason (`reason`), unless a witness answers
+    it all the same (then the witness stands, and the reason is kept to be corrected)."""
     goals = asked_goals(game)
+    shown_unreachable = unreachable(game)
     committed = witnesses_for(goals, witness_folder(game, root))
     searched = searched or {}
     found: Mapping[str, Sequence[str]] = searched.get("found", {})
@@ -107,15 +120,18 @@ def section(game: str, root: Path, searched: Mapping[str, Any] | None = None) ->
     for g in goals:
         kind = "decide" if g.key.startswith("decide ") else "clause"
         row = {"goal": g.key, "kind": kind, "files": [], "shown": [], "status": "not found within budget",
-               "explored": ""}
+               "explored": "", "reason": shown_unreachable.get(g.key, "")}
         if g.key in committed:
             row.update(files=[str(p) for p in committed[g.key]], shown=[_relative(p, root) for p in committed[g.key]],
                        status="committed")
         elif g.key in found:
             row.update(files=[str(p) for p in found[g.key]], shown=[Path(p).name for p in found[g.key]],
                        status="found by verify (not committed)")
+        elif row["reason"]:
+            row["status"] = "shown unreachable"
         else:
             row["explored"] = searched.get("explored", "") if g.key in missing else "not searched in this run"
         rows.append(row)
     return {"rows": rows, "explored": searched.get("explored", ""),
-            "answered": sum(bool(r["files"]) for r in rows), "total": len(rows)}
+            "answered": sum(bool(r["files"]) for r in rows),
+            "unreachable": sum(r["status"] == "shown unreachable" for r in rows), "total": len(rows)}

@@ -111,6 +111,8 @@ def search_command(ctx: click.Context, game: str, players: int | None, decide: t
         else:
             click.echo(f"found   {key}: {path} "
                        f"({len(w.shrunk.actions)} actions, {w.shrunk.after[1]} draws, {w.cpu_seconds:.2f} CPU s)")
+    for g, why in result.unreachable:
+        click.echo(f"shown unreachable: {g.key}: {why}")
     for g in result.missing:
         click.echo(f"not found within budget: {g.key}")
     total = sum(e.nodes for _, e in result.explored)
@@ -118,8 +120,10 @@ def search_command(ctx: click.Context, game: str, players: int | None, decide: t
     deepest = max((e.deepest_round for _, e in result.explored), default=0)
     times = [w.cpu_seconds for w in result.witnesses]
     spread = f"; CPU s per witness: median {statistics.median(times):.2f}, max {max(times):.2f}" if times else ""
-    click.echo(f"{len(result.witnesses)} witness file(s) for {len(goals) - len(result.missing)} of {len(goals)} "
-               f"goal(s); explored {total:,} nodes, {positions:,} distinct positions, deepest round {deepest}, "
+    shown = f", {len(result.unreachable)} shown unreachable" if result.unreachable else ""
+    answered = len(goals) - len(result.missing) - len(result.unreachable)
+    click.echo(f"{len(result.witnesses)} witness file(s) for {answered} of {len(goals)} goal(s){shown}; "
+               f"explored {total:,} nodes, {positions:,} distinct positions, deepest round {deepest}, "
                f"{result.cpu_seconds:.1f} CPU s{spread}{'; interrupted (kept what was found)' if result.interrupted else ''}")
     if result.missing and not result.witnesses:
         sys.exit(1)

@@ -147,3 +147,27 @@ def test_the_scenarios_stage_runs_every_committed_witness() -> None:
     run = set(scenario_files([ROOT / "fixtures"]))
     committed = {p for p in (ROOT / "fixtures").glob("*/witnesses/*.toml")}
     assert committed and committed <= run, sorted(p.name for p in committed - run)
+
+
+def test_a_question_shown_unreachable_is_answered_by_its_reason(tmp_path: Path, monkeypatch) -> None:
+    """A goal in the game's `SearchHooks.unreachable` is never searched: `search` says "shown
+    unreachable" with the reason (and exits 0 when that answers everything asked), verify's search
+    stage leaves it out, the report's row shows the reason instead of "not found within budget"."""
+    import attrs
+
+    import harness.found_by_search as found_by_search
+    from properties.duel import predicates
+    from tests.cli_helpers import run_cli
+
+    key, why = "clause duel.prep.rare-empty", "planted for this test (tests/test_found_by_search.py)"
+    monkeypatch.setattr(predicates, "SEARCH", attrs.evolve(predicates.SEARCH, unreachable={key: why}))
+    result = run_cli("search", "--game", "duel", "--clause", "duel.prep.rare-empty", "--nodes", "50",
+                     "--out", str(tmp_path / "w"))
+    assert result.returncode == 0, result.stderr
+    assert f"shown unreachable: {key}: {why}" in result.stdout, result.stdout
+    assert "not found within budget" not in result.stdout and "explored 0 nodes" in result.stdout, result.stdout
+    assert key not in {g.key for g in found_by_search.unanswered("duel", ROOT)}, "verify does not search for it"
+    section = _section(_report(tmp_path, {"duel": {"found": {}, "missing": [], "explored": "x"}}))
+    row = re.search(rf'<tr id="search-{re.escape(key.replace(" ", "-"))}">(.*?)</tr>', section, re.S)
+    assert row and "shown unreachable" in row[1] and why in row[1], row and row[1]
+    assert "1 shown unreachable" in section

@@ -16,6 +16,9 @@ hooks is searched from set-up with its scenario files scripting chance from set-
                                     tablets), applied under both readings of a `--decide` search
     readings: the scenario format has `[[readings]]` (both sides of a point in one file)
     steer: {"ID=ALT": predicate name}   the situation a reading needs, as a distance to steer toward
+    unreachable: {goal key: reason}  questions shown unreachable ("decide ID=ALT", "clause ID"): the
+                                    reason says why and where it is argued (a test that guards it);
+                                    the search skips them and says so, the report shows the reason
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ class SearchHooks:
     readings: bool = False
     steer: Mapping[str, str] = attrs.field(factory=dict)     # "ID=ALT" -> a predicate whose distance
                                     # steers a `--decide` search toward where the reading can matter
+    unreachable: Mapping[str, str] = attrs.field(factory=dict)   # goal key -> why no game reaches it
 
 
 DEFAULT_SEARCH_HOOKS = SearchHooks()

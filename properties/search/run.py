@@ -129,6 +129,12 @@ class SearchResult:
     explored: list[tuple[str, Explored]]           # (ruleset label, what its exploration looked at)
     cpu_seconds: float = 0.0
     interrupted: bool = False
+    unreachable: list[tuple[Goal, str]] = attrs.field(factory=list)   # (goal, why), not searched
+
+
+def shown_unreachable(hooks: SearchHooks, goal: Goal) -> str | None:
+    """Why no game reaches `goal` (the game's `SearchHooks.unreachable`, by goal key), or None."""
+    return hooks.unreachable.get(goal.key)
 
 
 def groups(goals: Sequence[Goal]) -> list[tuple[str, dict[str, str], dict[str, str] | None, list[Goal]]]:
@@ -208,9 +214,12 @@ def search(game: str, goals: Sequence[Goal], *, players: int | None = None, seed
     """Explore for every goal within the budget, shrink what was found. The budget is shared out in
     passes: each exploration still wanting something gets an equal share of what is left (shares are
     fixed before a pass starts, so `--jobs` changes nothing but the wall time). Ctrl-C stops and keeps
-    (and shrinks) what was found."""
+    (and shrinks) what was found. A goal the game's hooks show unreachable is not searched: it is
+    answered by its reason (`result.unreachable`)."""
     result = SearchResult(game, players, [], [], [])
-    todo = groups(goals)
+    hooks = hooks_of(get_game(game))
+    result.unreachable = [(g, why) for g in goals if (why := shown_unreachable(hooks, g)) is not None]
+    todo = groups([g for g in goals if shown_unreachable(hooks, g) is None])
     spent_cpu = 0.0
     spent_nodes = 0
     for attempt in range(PASSES):
