@@ -161,3 +161,46 @@ def test_jobs_change_nothing_but_the_wall_time() -> None:
     one, two = (search("duel", goals, cpu_seconds=600, nodes=2_000, jobs=jobs) for jobs in (1, 2))
     assert one.witnesses and [(w.goal, w.shrunk.actions) for w in one.witnesses] == \
         [(w.goal, w.shrunk.actions) for w in two.witnesses]
+
+
+def test_a_downhill_step_takes_the_action_closest_by_the_steer_and_cites_nothing() -> None:
+    """A descent (engine.Explorer._downhill) looks one action ahead on copies: it returns an action
+    whose position is closest by the steer's distance (here: fewest Broken tiles of the player to
+    move after a sun pick, i.e. the line that keeps the most), and the look-ahead's rule sites are
+    not recorded (they would count as coverage the search never reached)."""
+    from model.chance import SeededChance
+    from properties.search.hooks import Predicate
+    from properties.search.view import step_view
+
+    entry = get_game("duel")
+    setup = Setup(entry, hooks_of(entry), None)
+    game = entry.load("new_game")(seed=3, chance=SeededChance(3))
+    rng = random.Random(3)
+    for _ in range(500):                   # to a line choice for three tiles or more
+        p = game.state.pending
+        if p is not None and p.kind == "line" and p.data[-1] >= 3:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    who = game.state.pending.player
+
+    def broken(v: object) -> float:
+        return float(len(v["state"].players[who].broken))            # type: ignore[index]
+
+    steer = Predicate("fewest broken", lambda v: False, broken)
+    explorer = engine.Explorer(setup, [ClauseGoal("duel.prep.rare-empty")], 0, engine.Budget(60, 10**6), overrides={})
+    legal = game.legal_actions()
+    after = {}
+    for action in legal:
+        ahead = game.copy()
+        events = ahead.apply(action)
+        after[str(action)] = broken(step_view(ahead, events, str(action), who, 1, (0, 0), {}))
+    assert len(set(after.values())) > 1, "the choice matters here"
+    RECORDER.reset()
+    was = RECORDER.enabled
+    RECORDER.enabled = True
+    try:
+        picked = explorer._downhill(game, legal, steer, 1)
+        assert not RECORDER.clauses, f"the look-ahead recorded {sorted(RECORDER.clauses)}"
+    finally:
+        RECORDER.enabled = was
+    assert after[str(picked)] == min(after.values()), (str(picked), after)

@@ -39,6 +39,10 @@ FRESH_START = 0.15            # how often a branch starts from a new set-up rath
 KEEP_PER_CELL = 3             # snapshots kept per archive cell
 STYLE_KEPT = 0.75             # how often a branch keeps its snapshot's chance style
 PROGRESS_EVERY = 20_000       # nodes between progress lines
+DESCENT = 0.25                # how often a steered branch plays downhill: each step the action whose
+                              # position is closest by one steer's distance (one step looked ahead)
+DESCENT_NEAR = 0.6            # ... and how often when it starts from the closest position yet
+DESCENT_NOISE = 0.1           # ... and now and then a random one, so descents from one snapshot differ
 
 
 @attrs.define
@@ -127,6 +131,7 @@ class Explorer:
         self._nodes0 = budget.used
         self._cpu0 = budget.spent()
         self._next_report = PROGRESS_EVERY
+        self.near: int | None = None        # the steer whose closest cell the last pick came from
 
     # --- budget ---------------------------------------------------------------------------
     def _left(self) -> bool:
@@ -156,11 +161,13 @@ class Explorer:
         cells = sorted((c for c, kept in self.archive.items() if kept), key=repr)
         if not cells:
             return self._fresh()           # a fixed order: the same seed, the same choice
+        self.near = None
         if (self.where or self.steers) and self.best_distance < math.inf and self.rng.random() < 0.5:
             near = [c for c in cells if c[0] == "d"]
             if near:                        # one steer's (or condition's) closest cell, steers in turn
                 which = self.rng.choice(sorted({c[2] for c in near}))
                 cells = [min((c for c in near if c[2] == which), key=lambda c: c[1])]
+                self.near = which
         weights = [1.0 / math.sqrt(1 + self.chosen[c]) / math.sqrt(max(1, self.seen[c])) for c in cells]
         cell = self.rng.choices(cells, weights)[0]
         self.chosen[cell] += 1
@@ -212,6 +219,16 @@ class Explorer:
         # shunned, some sought, most as they come), so hoarding, passing or floor-first play emerge
         # without a policy written for them; a third of the branches play uniformly.
         taste: dict[str, float] | None = {} if rng.random() < 0.67 else None
+        # A steered search sends some branches downhill along one steer's distance (a greedy
+        # descent, one step looked ahead): situations that need many deliberate choices in a row
+        # (keeping tiles off the floor round after round) are out of reach of taste alone.
+        # From a steer's closest position the branch mostly goes on down that steer's slope.
+        near, self.near = self.near, None
+        slopes = [steer for steer in self.steers if steer.distance is not None]
+        if near is not None and 0 <= near < len(self.steers) and self.steers[near].distance is not None:
+            downhill = self.steers[near] if rng.random() < DESCENT_NEAR else None
+        else:
+            downhill = slopes[rng.randrange(len(slopes))] if slopes and rng.random() < DESCENT else None
         for _ in range(ROLLOUT_STEPS):
             if not self._left():
                 return
@@ -219,7 +236,12 @@ class Explorer:
             legal = game.legal_actions()
             if not legal:
                 return
-            action = legal[rng.randrange(len(legal))] if taste is None else self._by_taste(legal, taste)
+            if downhill is not None and len(legal) > 1 and rng.random() >= DESCENT_NOISE:
+                action = self._downhill(game, legal, downhill, len(actions) + 1)
+            elif taste is None:
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = self._by_taste(legal, taste)
             try:
                 events = game.apply(action)
             except (IllegalAction, ChanceScriptError):
@@ -234,6 +256,31 @@ class Explorer:
                     shadow = None
             if self._after_step(entry, game, shadow, events, tuple(actions), len(actions), diverged=diverged):
                 return
+
+    def _downhill(self, game: Any, legal: Sequence[Any], steer: Any, n: int) -> Any:
+        """The legal action after which `steer`'s distance is smallest (ties: the generator's pick).
+        Looking ahead plays each action on a copy with the recorder off (nothing it cites counts)."""
+        was = RECORDER.enabled
+        RECORDER.enabled = False
+        best: list[Any] = []
+        low = math.inf
+        try:
+            for action in legal:
+                ahead = game.copy()
+                try:
+                    events = ahead.apply(action)
+                except (IllegalAction, ChanceScriptError):
+                    continue
+                view = step_view(ahead, events, str(action), _player_of(events), n,
+                                 self.setup.scores(ahead), self.setup.hooks.view(ahead))
+                d = float(steer.distance(view))
+                if d < low:
+                    low, best = d, [action]
+                elif d == low:
+                    best.append(action)
+        finally:
+            RECORDER.enabled = was
+        return best[self.rng.randrange(len(best))] if best else legal[self.rng.randrange(len(legal))]
 
     def _by_taste(self, legal: Sequence[Any], taste: dict[str, float]) -> Any:
         rng = self.rng
