@@ -146,17 +146,14 @@ def _untaken_distance(v: Mapping[str, Any]) -> float:
     """Toward an Acquisition that ends with the Starting player tile on the large Factory: it is
     taken with the first moon pick from the large Factory, and the large moon gets the sun's
     leftovers, so it stays untaken only when the large sun shows one colour or none (the one-colour
-    redraw allows that only when the bag holds no other colour, or the tiles ran out). Now: tiles
-    on the large moon or two colours on its sun are far, the tiles still to be taken near; or on
-    the way there through a later refill: a bag of one colour (see _one_colour_distance)."""
+    redraw allows that only when the bag holds no other colour, or the tiles ran out). Where this
+    round can still end so, the tiles still to be taken; else the way there through a later
+    refill: a bag of one colour (see _one_colour_distance), or a dead end in round 5."""
     s = v["state"]
-    if not s.large.start_tile:
-        now = 40.0
-    else:
-        colours = sum(1 for n in s.large.sun if n)
-        now = 10.0 * (sum(s.large.moon) > 0) + 10.0 * (colours > 1) + _factory_tiles(s) / 4
-    later = 10.0 + _one_colour_distance(v) if s.round < 5 else 60.0
-    return min(now, later)
+    colours = sum(1 for n in s.large.sun if n)
+    if s.large.start_tile and not any(s.large.moon) and colours <= 1:
+        return _factory_tiles(s) / 4          # this round can end with it there: the rest to be taken
+    return 10.0 + _one_colour_distance(v) if s.round < 5 else float(DEAD_END)
 
 
 def _tie_distance(v: Mapping[str, Any]) -> float:
