@@ -114,15 +114,19 @@ def _decide(known: Destinations, line: int) -> None:
     of each colour whose answer changed."""
     rules = known.rules
     n = known.counts[line]
+    # rule: azul.lines.same-colour
     candidates = 1 << known.colours[line] if n else ALL_COLOURS
+    # rule: azul.lines.full-line-choice
     if n == line + 1:
         left = candidates if rules.full_line_allowed else 0
         known.full[line] = True
         known.on_wall[line] = known.unplaceable[line] = 0
     else:
+        # rule: azul.lines.wall-has-colour
         hits = candidates & _wall_rows(known.wall)[line]
         left = candidates & ~hits
         stuck = 0
+        # rule: azul.gray.unplaceable-line
         if rules.gray:
             for colour in _BITS[left]:
                 if not free_columns(known.wall, line, colour, True):
@@ -132,12 +136,14 @@ def _decide(known: Destinations, line: int) -> None:
         known.full[line] = False
         known.on_wall[line] = hits
         known.unplaceable[line] = stuck
+    # rule: azul.offer.actions
     moved = known.allowed[line] ^ left
     known.allowed[line] = left
     bit = 1 << line
     lines, sets = known.lines, known.sets
     for colour in _BITS[moved]:
         lines[colour] ^= bit
+        # rule: azul.lines.floor-choice
         if rules.floor_only_if_no_line:
             sets[colour] = lines[colour] or _FLOOR_ONLY
         else:
@@ -162,9 +168,7 @@ def _record_listing(known: Destinations, present: int, rules: Ruleset) -> None:
             cite("azul.lines.wall-has-colour")
         if rules.gray:
             for colour in _BITS[colours & ~refused]:
-                cite("azul.gray.free-placement")
-                cite("azul.gray.row-unique")
-                cite("azul.gray.column-unique")
+                allowed_columns(known.wall, line, colour, True)      # its placement rules, as asked
                 if known.unplaceable[line] >> colour & 1:
                     cite_alternative("azul.gray.unplaceable-line",
                                      "refused" if rules.refuse_unplaceable else "allowed")
