@@ -56,7 +56,16 @@ class SeededChance:
         return out
 
     def draw_tile(self, bag: Sequence[int]) -> int:
-        return pick_weighted(bag, _below(self._rng, sum(bag)))
+        n = sum(bag)
+        rng = self._rng
+        if n > 0 and type(rng)._randbelow is _RANDBELOW:  # type: ignore[attr-defined]
+            size = n.bit_length()          # rng.randrange(n), that is _randbelow(n), inlined
+            r = rng.getrandbits(size)
+            while r >= n:
+                r = rng.getrandbits(size)
+        else:
+            r = rng.randrange(n)           # (refuses an empty bag)
+        return pick_weighted(bag, r)
 
     def draw_tiles(self, bag: list[int], k: int) -> list[int]:
         """`k` tiles drawn one after the other, each taken out of `bag` (which must hold at least
@@ -92,20 +101,6 @@ class SeededChance:
 
 
 _RANDBELOW = random.Random._randbelow      # type: ignore[attr-defined]  # CPython's, undeclared in typeshed
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """`rng.randrange(n)`: the same number from the same generator state (randrange(n) is
-    _randbelow(n) for n > 0; the getrandbits loop of CPython's Random inlined when `rng` uses it)."""
-    if n <= 0:
-        raise ValueError("empty range for randrange()")
-    if type(rng)._randbelow is not _RANDBELOW:  # type: ignore[attr-defined]
-        return rng.randrange(n)
-    size = n.bit_length()
-    r = rng.getrandbits(size)
-    while r >= n:
-        r = rng.getrandbits(size)
-    return r
 
 
 def _one_by_one(chance: Chance, bag: list[int], k: int) -> list[int]:

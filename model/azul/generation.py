@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 from functools import reduce
 from operator import or_
-from typing import cast
 
 from model.azul.actions import CENTRE_SOURCE, FLOOR, TAKES, Action, take, wall
 from model.azul.colours import EMPTY, NUM_COLOURS, ROWS
@@ -28,13 +27,11 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
     board = state.boards[state.to_move]
     # The colours each source offers (a bit set), then where each colour offered may go: the board's
     # destinations, kept up to date by `destinations` (re-decided only where a line or the wall changed).
-    cached = list(map(_COLOURS_IN.get, map(tuple, state.factories)))
-    cached.append(_COLOURS_IN.get(tuple(state.centre)))
-    if None in cached:
+    offered: list[int] = list(map(_COLOURS_IN.get, map(tuple, state.factories)))     # type: ignore[arg-type]
+    if None in offered:                         # a factory's contents not seen yet
         offered = [_colours_in(tiles) for tiles in state.factories]
-        offered.append(_colours_in(state.centre))
-    else:
-        offered = cast(list[int], cached)       # every source's colours were in the cache
+    c = state.centre                            # (the centre's contents vary too much to keep)
+    offered.append((c[0] and 1) | (c[1] and 2) | (c[2] and 4) | (c[3] and 8) | (c[4] and 16))
     known = destinations(board, rules)
     if RECORDER.enabled:
         _record_listing(known, reduce(or_, offered), rules)
@@ -88,7 +85,10 @@ def destinations(board: Board, rules: Ruleset) -> Destinations:
     """The board's Destinations, kept on the board and brought up to date before each use: compared
     by value with the lines and wall they were decided from (so an edit made from outside the engine
     is seen too), a changed pattern line is re-decided alone, a changed wall re-decides every line."""
-    known: Destinations | None = getattr(board, "destinations", None)     # (a board unpickled has none)
+    try:
+        known: Destinations | None = board.destinations
+    except AttributeError:                      # a board unpickled has none
+        known = None
     if known is not None and known.counts == board.line_count and known.colours == board.line_colour \
             and known.wall == board.wall and known.rules is rules:
         return known

@@ -160,5 +160,5 @@ def end_turn(state: AzulState, events: list[Event]) -> bool:
         events.append(ev("phase", "azul.offer.end", None, 0, f"factory offer of round {state.round} ends"))
         return True
     cite("azul.offer.turn-order")
-    state.to_move = (state.to_move + 1) % state.players
+    state.to_move = (state.to_move + 1) % len(state.boards)
     return False

@@ -3,7 +3,7 @@ preparation (refill, marker to the centre)."""
 
 from __future__ import annotations
 
-from model.azul.colours import MARKER
+from model.azul.colours import EMPTY, MARKER, ROWS
 from model.azul.dead_game import walls_can_change
 from model.azul.phases import change_phase
 from model.azul.ruleset import Ruleset
@@ -17,7 +17,7 @@ from model.events import Event, ev
 
 
 def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[Event]) -> None:
-    ending = any(b.row_full(r) for b in state.boards for r in range(5))
+    ending = any(b.row_full(r) for b in state.boards for r in range(ROWS) if b.wall[r * ROWS] != EMPTY)
     if ending and rules.skip_final_floor:
         cite_alternative("azul.end.final-floor", "skipped")
     else:
