@@ -53,14 +53,15 @@ class Destinations:
     row can take, refused or allowed by azul.gray.unplaceable-line); per colour `lines[colour]` the
     pattern lines that take it and `sets[colour]` its destination bit set (bit d: pattern line d, bit
     FLOOR: the floor line). Decided from the lines and wall held in `counts`, `colours` and `wall`
-    (copies) under `rules`, for the board `owner`."""
+    (copies; `on_rows` the colours on each wall row) under `rules`, for the board `owner`."""
 
-    __slots__ = ("owner", "rules", "wall", "counts", "colours", "allowed", "full", "on_wall", "unplaceable",
-                 "lines", "sets")
+    __slots__ = ("owner", "rules", "wall", "on_rows", "counts", "colours", "allowed", "full", "on_wall",
+                 "unplaceable", "lines", "sets")
 
     def __init__(self, owner: Board, rules: Ruleset) -> None:
         self.owner, self.rules = owner, rules
         self.wall = owner.wall[:]
+        self.on_rows = _wall_rows(self.wall)    # per wall row: the colours already on it
         self.counts = owner.line_count[:]
         self.colours = owner.line_colour[:]
         self.allowed = [0] * ROWS
@@ -123,7 +124,7 @@ def _decide(known: Destinations, line: int) -> None:
         known.on_wall[line] = known.unplaceable[line] = 0
     else:
         # rule: azul.lines.wall-has-colour
-        hits = candidates & _wall_rows(known.wall)[line]
+        hits = candidates & known.on_rows[line]
         left = candidates & ~hits
         stuck = 0
         # rule: azul.gray.unplaceable-line
