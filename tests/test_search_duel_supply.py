@@ -58,3 +58,22 @@ def test_kept_tiles_counts_what_stays_out_at_the_refill() -> None:
             assert kept_tiles(s) <= on, "a projection never keeps more than is on the boards"
             seen += 1
     assert seen == 1
+
+
+def test_looking_at_the_tablets_fires_no_tablet_clause() -> None:
+    """The view's `tablets_now` (what the tablets would score for the Domes as they stand, which
+    the tie steer reads at every step) is looked at with the recorder off: a tablet clause it
+    cited would count as fired and answer `--clause duel.tablet.*` with a game that never scored."""
+    from model.clauses import RECORDER, recording
+    from properties.duel.predicates import view
+
+    game = new_game(seed=2)
+    rng = random.Random(2)
+    while game.state.round < 3:
+        game.apply(rng.choice(game.legal_actions()))
+    with recording():
+        RECORDER.reset()
+        seen = view(game)
+        fired = sorted(c for c in RECORDER.clauses if c.startswith("duel.tablet."))
+    assert len(seen["tablets_now"]) == 2
+    assert not fired, f"looking fired {fired}"

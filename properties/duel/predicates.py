@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from model.clauses import RECORDER
 from model.duel import Game
 from model.duel.colours import EMPTY, SPECIAL
 from model.duel.dome import band_full, matching_cells
 from model.duel.game import new_game
 from model.duel.ruleset import Ruleset
+from model.duel.scoring import tablet_points
 from properties.search.hooks import Predicate, SearchHooks
 
 TOKENS = 2                    # a player's Acquisition tokens per round (duel.acquire.tokens)
@@ -18,9 +20,24 @@ TABLETS = "tablets"           # the context key: the tablet sides in play, comma
 
 
 def view(game: Game) -> dict[str, Any]:
-    """bag, tower: tiles in each; tokens_left: per seat, the tokens not used this round."""
+    """bag, tower: tiles in each; tokens_left: per seat, the tokens not used this round;
+    tablets_now: per seat, what the tablets would score for the Dome as it stands."""
     s = game.state
-    return {"bag": sum(s.bag), "tower": sum(s.tower), "tokens_left": tuple(TOKENS - p.tokens_used for p in s.players)}
+    return {"bag": sum(s.bag), "tower": sum(s.tower), "tokens_left": tuple(TOKENS - p.tokens_used for p in s.players),
+            "tablets_now": _tablets_now(game)}
+
+
+def _tablets_now(game: Game) -> tuple[int, ...]:
+    """The tablets' points per seat for the Domes as they stand (the recorder off: looking is not
+    playing, so no tablet clause counts as fired)."""
+    was = RECORDER.enabled
+    RECORDER.enabled = False
+    try:
+        rules = game.rules
+        return tuple(sum(tablet_points(side, rules, pl.dome_space, pl.dome_tile) for side in rules.tablets)
+                     for pl in game.state.players)
+    finally:
+        RECORDER.enabled = was
 
 
 def _bag_empty(v: Mapping[str, Any]) -> bool:
@@ -158,10 +175,15 @@ def _untaken_distance(v: Mapping[str, Any]) -> float:
 
 def _tie_distance(v: Mapping[str, Any]) -> float:
     """Toward a game over in a tie with the Starting player tile untaken in round 5 (the tile is
-    back on the large Factory after every refill, so only the last round counts); the scores
-    count once the last round is under way."""
+    back on the large Factory after every refill, so only the last round counts); the scores,
+    with what the tablets would add for the Domes as they stand, count once the last round is
+    under way."""
     last = v["state"].round == 5
-    return _untaken_distance(v) + (abs(v["scores"][0] - v["scores"][1]) if last else 10) + 10 * (not v["over"])
+    if v["over"]:
+        gap = abs(v["scores"][0] - v["scores"][1])
+    else:                          # the tablets are still to be scored: the Domes as they stand
+        gap = abs(v["scores"][0] + v["tablets_now"][0] - v["scores"][1] - v["tablets_now"][1]) if last else 10
+    return _untaken_distance(v) + gap + 10 * (not v["over"])
 
 
 def _pass_with_token_early(v: Mapping[str, Any]) -> bool:
