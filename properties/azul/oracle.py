@@ -256,8 +256,12 @@ def expected_points(before: AzulState, after: AzulState, choices: Mapping[str, s
                       and marker_cost != "one-point-at-pick")
     holder = marker_holder(before, action)
     out: dict[int, list[tuple[str, int]]] = {}
+    quiet = span is None and not game_ends      # no tiling, no floor, no bonus: only a take scores
     for who, (was, now) in enumerate(zip(before.boards, after.boards, strict=True)):
         told: list[tuple[str, int]] = []
+        if quiet and (take is None or take.actor != who):
+            out[who] = told
+            continue
         score = was.score
         floor = list(was.floor)
         lines = list(zip(was.line_colour, was.line_count, strict=True))
