@@ -253,7 +253,7 @@ def flow_problems(before: AzulState, after: AzulState, action: Action | None, ev
             key = (before.players, len(before.factories), span, span is not None and after.phase != TILING,
                    refill, refill and any(e.kind == "bag-from-lid" for e in events))
         reach = _closure(key, _action_edges(before, action, colour))
-        if _one_way(out_of, into, reach):
+        if _one_way(out_of, into, reach) or _greedy_fits(out_of, into, reach):
             continue
         out += [f"{what} moved {COLOURS[colour]} {m}" for m in _routable(out_of, into, reach)]
     out += _wall_rules(before, after, what)
@@ -266,7 +266,7 @@ def flow_problems(before: AzulState, after: AzulState, action: Action | None, ev
 def _closure(phase: tuple[object, ...], extra: tuple[tuple[Loc, Loc], ...]) -> dict[Loc, frozenset[Loc]]:
     """Each place -> every other place its tiles may reach along the phases' flows (`phase`: the
     arguments of `_phase_edges`) and the action's `extra` flows."""
-    succ: dict[Loc, set[Loc]] = {a: set(b) for a, b in _phase_edges(*phase).items()}  # type: ignore[arg-type]
+    succ: dict[Loc, set[Loc]] = {a: set(b) for a, b in _phase_edges(*phase).items()}
     for a, b in extra:
         succ.setdefault(a, set()).add(b)
     return {a: frozenset(_reach(succ, a)) for a in succ}
@@ -280,6 +280,29 @@ def _one_way(out_of: dict[Loc, int], into: dict[Loc, int], reach: Mapping[Loc, f
     that gained (each unit may go to any of them; it covers tiles that left one place, or reached one
     place). False means "not settled here", never "not routable"."""
     return all(into.keys() <= reach.get(a, _NOWHERE) for a in out_of)
+
+
+def _greedy_fits(out_of: dict[Loc, int], into: dict[Loc, int], reach: Mapping[Loc, AbstractSet[Loc]]) -> bool:
+    """A quick sufficient test that `_routable` finds nothing: the smaller side's units routed the way
+    `_routable` routes them, the places with the fewest ways first, each taking what it can in
+    turn. True is a routing found; False means "not found this way" (the matching then decides)."""
+    if sum(into.values()) < sum(out_of.values()):        # arrivals back to departures
+        units, room = into, dict(out_of)
+        ways = {b: [a for a in out_of if b in reach.get(a, _NOWHERE)] for b in into}
+    else:
+        units, room = out_of, dict(into)
+        ways = {a: [b for b in into if b in reach.get(a, _NOWHERE)] for a in out_of}
+    for x in sorted(units, key=lambda x: (len(ways[x]), x)):
+        left = units[x]
+        for y in ways[x]:
+            moved = min(left, room[y])
+            room[y] -= moved
+            left -= moved
+            if not left:
+                break
+        if left:
+            return False
+    return True
 
 
 def _wall_rules(before: AzulState, after: AzulState, what: str) -> list[str]:

@@ -136,6 +136,12 @@ def displays_get_three(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(supply, "FACTORY_TILES", 3)
 
 
+def marker_free_at_pick(mp: pytest.MonkeyPatch) -> None:
+    """Under azul.floor.marker-cost=one-point-at-pick the marker's point is never paid at the take (the
+    scoring oracle's quiet-step path, a take that tiles nothing, must still expect it)."""
+    mp.setattr(offer, "_pay_for_marker", lambda board, who, events: None)
+
+
 def floor_overflows_at_six(mp: pytest.MonkeyPatch) -> None:
     """The floor line sends tiles to the lid once 6 of its 7 spaces are covered."""
     import model.azul.floor as floor
@@ -162,6 +168,7 @@ CASES: tuple[tuple[Plant, str, int, int, dict[str, str], str], ...] = (
     # a short refill: `hoard` (4 players) runs the bag and lid down
     (fill_order_ignored, "factory-refill", 4, 30, {"azul.prep.fill-order": "round-robin"}, "hoard"),
     (floor_overflows_at_six, "component-flows", 2, 60, {}, "uniform"),
+    (marker_free_at_pick, "scoring-oracle", 2, 30, {"azul.floor.marker-cost": "one-point-at-pick"}, "uniform"),
 )
 
 # A floor that overflows early also changes the floor line scored at the round's end: a game whose
@@ -185,6 +192,7 @@ BROKEN_CLAUSE: dict[Plant, str] = {
     turns_pass_anticlockwise: "azul.offer.turn-order", factory_rest_to_the_lid: "azul.offer.take-factory",
     marker_left_in_the_centre: "azul.offer.first-from-centre", displays_get_three: "azul.prep.refill",
     fill_order_ignored: "azul.prep.partial-fill", floor_overflows_at_six: "azul.floor.overflow-lid",
+    marker_free_at_pick: "azul.floor.marker-kept",
 }
 
 
