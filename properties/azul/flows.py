@@ -85,6 +85,8 @@ def table_delta(a: AzulState, b: AzulState) -> dict[int, dict[Loc, int]]:
         if fa != fb:
             counts(("factory", f, -1), fa, fb)
     for who, (ba, bb) in enumerate(zip(a.boards, b.boards, strict=True)):
+        if ba == bb:
+            continue                                      # an unchanged board (most boards of a step)
         if ba.line_count != bb.line_count or ba.line_colour != bb.line_colour:
             for row in range(ROWS):
                 was, now = ba.line_colour[row], bb.line_colour[row]
@@ -115,22 +117,30 @@ def table_delta(a: AzulState, b: AzulState) -> dict[int, dict[Loc, int]]:
     return out
 
 
-def _action_edges(before: AzulState, action: Action | None, colour: int) -> tuple[tuple[Loc, Loc], ...]:
-    """The flows of one colour the step's own action may make (the acting player's take)."""
-    if action is None or action.kind is not Kind.TAKE or before.phase != OFFER:
+@functools.lru_cache(maxsize=8192)
+def _reach_of(phase: tuple[object, ...], take: Action | None, taken: bool, me: int,
+              marker_in_centre: bool) -> dict[Loc, frozenset[Loc]]:
+    """`_closure` of the phases' flows and the flows of a colour the step's own take (None: the step
+    took nothing during the offer) may make: of the taken colour (`taken`) or another, by seat `me`,
+    the marker in the centre or not."""
+    return _closure(phase, _action_edges(take, taken, me, marker_in_centre))
+
+
+def _action_edges(take: Action | None, taken: bool, me: int, marker_in_centre: bool) -> tuple[tuple[Loc, Loc], ...]:
+    """The flows of one colour the step's own take may make (see the table above)."""
+    if take is None:
         return ()
-    source, taken, dest = action.args[:3]
-    me = before.to_move
+    source, _, dest = take.args[:3]
     src = CENTRE_LOC if source == CENTRE_SOURCE else ("factory", source, -1)
     out: list[tuple[Loc, Loc]] = []
-    if colour == taken:
+    if taken:
         if dest < FLOOR:
             out.append((src, _line(me, dest)))
         out.append((src, _floor(me)))
         out.append((src, LID))
     elif source != CENTRE_SOURCE:
         out.append((src, CENTRE_LOC))
-    if source == CENTRE_SOURCE and before.marker == CENTRE:
+    if source == CENTRE_SOURCE and marker_in_centre:
         out.append((_floor(me), LID))            # displace-to-lid; the marker check says whether it may
     return tuple(out)
 
@@ -242,6 +252,7 @@ def flow_problems(before: AzulState, after: AzulState, action: Action | None, ev
     what = f"'{action}'" if action is not None else "the step"
     out: list[str] = []
     key: tuple[object, ...] | None = None
+    take = action if action is not None and action.kind is Kind.TAKE and before.phase == OFFER else None
     for colour, change in sorted(table_delta(before, after).items()):
         out_of = {loc: -n for loc, n in change.items() if n < 0}
         into = {loc: n for loc, n in change.items() if n > 0}
@@ -252,7 +263,8 @@ def flow_problems(before: AzulState, after: AzulState, action: Action | None, ev
             refill = after.round != before.round
             key = (before.players, len(before.factories), span, span is not None and after.phase != TILING,
                    refill, refill and any(e.kind == "bag-from-lid" for e in events))
-        reach = _closure(key, _action_edges(before, action, colour))
+        reach = _reach_of(key, take, take is not None and colour == take.args[1], before.to_move,
+                          before.marker == CENTRE)
         if _one_way(out_of, into, reach) or _greedy_fits(out_of, into, reach):
             continue
         out += [f"{what} moved {COLOURS[colour]} {m}" for m in _routable(out_of, into, reach)]
