@@ -39,8 +39,8 @@ FRESH_START = 0.15            # how often a branch starts from a new set-up rath
 KEEP_PER_CELL = 3             # snapshots kept per archive cell
 STYLE_KEPT = 0.75             # how often a branch keeps its snapshot's chance style
 PROGRESS_EVERY = 20_000       # nodes between progress lines
-AHEAD_SHARE = 0.3             # branches that look one step ahead toward a goal's distance, when it has one
-AHEAD_TRIES = 6               # legal actions such a branch tries ahead at a step (a sample, for speed)
+AHEAD_SHARE = 0.6             # branches that look one step ahead toward a goal's distance, when it has one
+AHEAD_TRIES = 10              # legal actions such a branch tries ahead at a step (a sample, for speed)
 AHEAD_NOISE = 0.1             # steps of such a branch played as any other branch plays
 
 
