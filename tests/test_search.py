@@ -163,13 +163,12 @@ def test_jobs_change_nothing_but_the_wall_time() -> None:
         [(w.goal, w.shrunk.actions) for w in two.witnesses]
 
 
-def test_a_downhill_step_takes_the_action_closest_by_the_steer_and_cites_nothing() -> None:
-    """A descent (engine.Explorer._downhill) looks one action ahead on copies: it returns an action
-    whose position is closest by the steer's distance (here: fewest Broken tiles of the player to
-    move after a sun pick, i.e. the line that keeps the most), and the look-ahead's rule sites are
-    not recorded (they would count as coverage the search never reached)."""
+def test_a_step_ahead_takes_the_action_closest_by_the_distance_and_cites_nothing() -> None:
+    """A branch looking ahead (engine.Explorer._closest) tries actions on copies: with no more
+    than AHEAD_TRIES to choose from it returns one whose position is closest by the distance (here:
+    fewest Broken tiles of the player placing tiles, i.e. the line that keeps the most), and the
+    trials' rule sites are not recorded (they would count as coverage the search never reached)."""
     from model.chance import SeededChance
-    from properties.search.hooks import Predicate
     from properties.search.view import step_view
 
     entry = get_game("duel")
@@ -186,9 +185,9 @@ def test_a_downhill_step_takes_the_action_closest_by_the_steer_and_cites_nothing
     def broken(v: object) -> float:
         return float(len(v["state"].players[who].broken))            # type: ignore[index]
 
-    steer = Predicate("fewest broken", lambda v: False, broken)
     explorer = engine.Explorer(setup, [ClauseGoal("duel.prep.rare-empty")], 0, engine.Budget(60, 10**6), overrides={})
     legal = game.legal_actions()
+    assert len(legal) <= engine.AHEAD_TRIES, "every action is tried"
     after = {}
     for action in legal:
         ahead = game.copy()
@@ -199,7 +198,7 @@ def test_a_downhill_step_takes_the_action_closest_by_the_steer_and_cites_nothing
     was = RECORDER.enabled
     RECORDER.enabled = True
     try:
-        picked = explorer._downhill(game, legal, steer, 1)
+        picked = explorer._closest(game, legal, broken, 0)
         assert not RECORDER.clauses, f"the look-ahead recorded {sorted(RECORDER.clauses)}"
     finally:
         RECORDER.enabled = was

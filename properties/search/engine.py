@@ -39,10 +39,9 @@ FRESH_START = 0.15            # how often a branch starts from a new set-up rath
 KEEP_PER_CELL = 3             # snapshots kept per archive cell
 STYLE_KEPT = 0.75             # how often a branch keeps its snapshot's chance style
 PROGRESS_EVERY = 20_000       # nodes between progress lines
-DESCENT = 0.25                # how often a steered branch plays downhill: each step the action whose
-                              # position is closest by one steer's distance (one step looked ahead)
-DESCENT_NEAR = 0.6            # ... and how often when it starts from the closest position yet
-DESCENT_NOISE = 0.1           # ... and now and then a random one, so descents from one snapshot differ
+AHEAD_SHARE = 0.6             # branches that look one step ahead toward a goal's distance, when it has one
+AHEAD_TRIES = 10              # legal actions such a branch tries ahead at a step (a sample, for speed)
+AHEAD_NOISE = 0.1             # steps of such a branch played as any other branch plays
 
 
 @attrs.define
@@ -128,10 +127,11 @@ class Explorer:
         wanted = [g.key.split(" ", 1)[1] for g in self.decide] + sorted(self.clause_goals)
         steer_names = dict.fromkeys(name for name in (hooks.steer.get(k) for k in wanted) if name is not None)
         self.steers = [hooks.predicates[name] for name in steer_names if name in hooks.predicates]
+        self.distances: list[Callable[[Mapping[str, Any]], float | None]] = \
+            [s.distance for s in self.steers if s.distance is not None] + [w.distance for w in self.where]
         self._nodes0 = budget.used
         self._cpu0 = budget.spent()
         self._next_report = PROGRESS_EVERY
-        self.near: int | None = None        # the steer whose closest cell the last pick came from
 
     # --- budget ---------------------------------------------------------------------------
     def _left(self) -> bool:
@@ -161,13 +161,11 @@ class Explorer:
         cells = sorted((c for c, kept in self.archive.items() if kept), key=repr)
         if not cells:
             return self._fresh()           # a fixed order: the same seed, the same choice
-        self.near = None
         if (self.where or self.steers) and self.best_distance < math.inf and self.rng.random() < 0.5:
             near = [c for c in cells if c[0] == "d"]
             if near:                        # one steer's (or condition's) closest cell, steers in turn
                 which = self.rng.choice(sorted({c[2] for c in near}))
                 cells = [min((c for c in near if c[2] == which), key=lambda c: c[1])]
-                self.near = which
         weights = [1.0 / math.sqrt(1 + self.chosen[c]) / math.sqrt(max(1, self.seen[c])) for c in cells]
         cell = self.rng.choices(cells, weights)[0]
         self.chosen[cell] += 1
@@ -219,16 +217,9 @@ class Explorer:
         # shunned, some sought, most as they come), so hoarding, passing or floor-first play emerge
         # without a policy written for them; a third of the branches play uniformly.
         taste: dict[str, float] | None = {} if rng.random() < 0.67 else None
-        # A steered search sends some branches downhill along one steer's distance (a greedy
-        # descent, one step looked ahead): situations that need many deliberate choices in a row
-        # (keeping tiles off the floor round after round) are out of reach of taste alone.
-        # From a steer's closest position the branch mostly goes on down that steer's slope.
-        near, self.near = self.near, None
-        slopes = [steer for steer in self.steers if steer.distance is not None]
-        if near is not None and 0 <= near < len(self.steers) and self.steers[near].distance is not None:
-            downhill = self.steers[near] if rng.random() < DESCENT_NEAR else None
-        else:
-            downhill = slopes[rng.randrange(len(slopes))] if slopes and rng.random() < DESCENT else None
+        # Some branches look one step ahead: of a few legal actions, the one whose position is closest
+        # to a goal's distance (a policy's aim, found by trying rather than written down).
+        ahead = rng.choice(self.distances) if self.distances and rng.random() < AHEAD_SHARE else None
         for _ in range(ROLLOUT_STEPS):
             if not self._left():
                 return
@@ -236,8 +227,8 @@ class Explorer:
             legal = game.legal_actions()
             if not legal:
                 return
-            if downhill is not None and len(legal) > 1 and rng.random() >= DESCENT_NOISE:
-                action = self._downhill(game, legal, downhill, len(actions) + 1)
+            if ahead is not None and rng.random() >= AHEAD_NOISE:
+                action = self._closest(game, legal, ahead, len(actions))
             elif taste is None:
                 action = legal[rng.randrange(len(legal))]
             else:
@@ -257,31 +248,6 @@ class Explorer:
             if self._after_step(entry, game, shadow, events, tuple(actions), len(actions), diverged=diverged):
                 return
 
-    def _downhill(self, game: Any, legal: Sequence[Any], steer: Any, n: int) -> Any:
-        """The legal action after which `steer`'s distance is smallest (ties: the generator's pick).
-        Looking ahead plays each action on a copy with the recorder off (nothing it cites counts)."""
-        was = RECORDER.enabled
-        RECORDER.enabled = False
-        best: list[Any] = []
-        low = math.inf
-        try:
-            for action in legal:
-                ahead = game.copy()
-                try:
-                    events = ahead.apply(action)
-                except (IllegalAction, ChanceScriptError):
-                    continue
-                view = step_view(ahead, events, str(action), _player_of(events), n,
-                                 self.setup.scores(ahead), self.setup.hooks.view(ahead))
-                d = float(steer.distance(view))
-                if d < low:
-                    low, best = d, [action]
-                elif d == low:
-                    best.append(action)
-        finally:
-            RECORDER.enabled = was
-        return best[self.rng.randrange(len(best))] if best else legal[self.rng.randrange(len(legal))]
-
     def _by_taste(self, legal: Sequence[Any], taste: dict[str, float]) -> Any:
         rng = self.rng
         weights = []
@@ -292,6 +258,31 @@ class Explorer:
                 w = taste[kind] = rng.choice((0.05, 1.0, 1.0, 8.0))
             weights.append(w)
         return rng.choices(legal, weights)[0]
+
+    def _closest(self, game: Game, legal: Sequence[Any], distance: Callable[[Mapping[str, Any]], float | None],
+                 n: int) -> Any:
+        """Of up to AHEAD_TRIES legal actions (a random sample), the one after which `distance` is
+        smallest, each tried on a copy (its chance forked: it draws what the game would, and the
+        game's draws do not move); the recorder does not see the trials."""
+        tries = list(legal) if len(legal) <= AHEAD_TRIES else self.rng.sample(list(legal), AHEAD_TRIES)
+        best, best_d = tries[0], math.inf
+        was = RECORDER.enabled
+        RECORDER.enabled = False
+        try:
+            for action in tries:
+                trial = game.copy()
+                try:
+                    events = trial.apply(action)
+                except (IllegalAction, ChanceScriptError, RecordExhausted):
+                    continue
+                view = step_view(trial, events, str(action), _player_of(events), n + 1, self.setup.scores(trial),
+                                 self.setup.hooks.view(trial))
+                d = distance(view)
+                if d is not None and d < best_d:
+                    best, best_d = action, d
+        finally:
+            RECORDER.enabled = was
+        return best
 
     def _shadow_step(self, shadow: Game, action: Any, events: list[Any]) -> bool:
         """Play the action on the default's game; True when the two games part here."""
