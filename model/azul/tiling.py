@@ -27,9 +27,8 @@ def advance(state: AzulState, rules: Ruleset, events: list[Event]) -> bool:
     """Tile from the cursor on (at most players x 5 lines); False when a gray-wall choice is open,
     True when every board is done."""
     who, row = state.tiling
-    players = len(state.boards)
-    boards_left = players - who                 # the cursor passes each board once, top to bottom
-    while who < players:
+    boards_left = state.players - who           # the cursor passes each board once, top to bottom
+    while who < state.players:                  # re-read: a board that appears mid-tiling trips the bound
         if boards_left <= 0:
             raise RuleLoopError("azul.wall.top-to-bottom", state.players,
                                 f"wall-tiling came back to a board after passing all {state.players}")
