@@ -295,5 +295,18 @@ STEER: dict[str, str] = {
     "duel.tablet.colourful-rows.full=full-row": "colourful-row-with-gap",
 }
 
+# Readings no game can make decide, each with why and the test that bounds the argument.
+UNREACHABLE: dict[str, str] = {
+    "decide duel.acquire.pass.permanent=recheck": (
+        "a player passes only when no other action is legal (duel.acquire.pass), and nothing later in the "
+        "same Acquisition gives one back: the Factories only lose tiles (none were left to take, and a chip "
+        "is revealed only when a pick empties a Factory); the plate display is refilled only in Preparation; "
+        "the pile stays closed to them (an empty pile gets plates back only from draws out of it, and under "
+        "must-pay the score never rises during Acquisition); tokens used, chips taken and Dome spaces filled "
+        "only grow. So a passed player is never able to act again and recheck changes nothing. Bounded by "
+        "tests/test_search_duel_rare.py: in 10,000 search nodes steered toward passes with a token left, "
+        "no passed player looked at again could act"),
+}
+
 SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS, readings=True,
                      steer=STEER)
