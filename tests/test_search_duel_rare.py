@@ -80,7 +80,8 @@ def test_the_steering_condition_holds_where_the_committed_witness_decides(name: 
 
 def test_the_colourful_row_steer_gives_up_a_row_that_cannot_reach_five_colours() -> None:
     """A row gains at most one regular tile per Dome-tiling: lacking 2 colours with 2 tilings left is
-    kept, with 1 left it is given up (distance far)."""
+    kept, with 1 left it is given up (distance far); so is a row whose empty cells cannot take the
+    colours it lacks."""
     game = new_game(seed=0)
     s = game.state
     pl = s.players[0]
@@ -94,6 +95,8 @@ def test_the_colourful_row_steer_gives_up_a_row_that_cannot_reach_five_colours()
         s.round = rnd
         return distance(step_view(game, [], "", -1, 0, (0, 0), {}))
     assert at(4) < 20 <= at(5)
+    pl.dome_space[3:6] = [0, 1, 2]                   # its empty cells take only colours it has
+    assert 20 <= at(2)
 
 
 def _recheck_search(nodes: int) -> tuple[Counter[str], list[str]]:

@@ -184,9 +184,10 @@ def _gapped_colourful_distance(v: Mapping[str, Any]) -> float:
     """Toward the final scoring with a Dome row of 5 regular colours and an empty cell (where
     duel.tablet.colourful-rows.full decides). A row gains at most one regular tile per Dome-tiling
     (its pattern line's), so in a 5-round game such a row needs a new colour in every tiling: a row
-    that lacks more colours than tilings are left is given up. Per kept row: 3 per colour lacking,
-    less up to 2 for its pattern line filling with a colour the row lacks and has a space for; the
-    closest row, plus how far play is from the end."""
+    that lacks more colours than tilings are left, or than it has empty cells that could take one of
+    them (no plate yet, a Joker space, a space of a colour it lacks), is given up. Per kept row: 3
+    per colour lacking, less up to 2 for its pattern line filling with a colour the row lacks and has
+    a space for; the closest row, plus how far play is from the end."""
     s = v["state"]
     left = ROUNDS + 1 - s.round if s.phase in ("setup", "acquisition", "dome_tiling") else ROUNDS - s.round
     best = 40.0
@@ -198,12 +199,14 @@ def _gapped_colourful_distance(v: Mapping[str, Any]) -> float:
                 continue
             have = set(row) - {EMPTY, SPECIAL}
             lacking = 5 - len(have)
-            if lacking > left:
+            cells = range(r * 6, r * 6 + 6)
+            room = sum(1 for c in cells if tiles[c] == EMPTY and spaces[c] not in have and spaces[c] != SPECIAL)
+            if lacking > min(left, room):           # too few tilings, or too few cells that could take them
                 continue
             d = 3.0 * lacking
             colour, count = pl.line_colour[r], pl.line_count[r]
             if colour != EMPTY and colour not in have and any(
-                    tiles[c] == EMPTY and spaces[c] in (colour, WILD) for c in range(r * 6, r * 6 + 6)):
+                    tiles[c] == EMPTY and spaces[c] in (colour, WILD) for c in cells):
                 d -= 2.0 * count / (r + 1)
             best = min(best, d)
     return best + _to_the_end(v)
