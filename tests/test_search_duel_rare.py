@@ -151,3 +151,12 @@ def test_the_recheck_bound_would_catch_a_passed_player_who_can_act(monkeypatch: 
     seen, missing = _recheck_search(10_000)
     assert seen["could act"] > 0
     assert missing == []
+
+
+def test_every_reading_shown_unreachable_is_a_question_the_search_asks() -> None:
+    from properties.duel.predicates import UNREACHABLE
+    from properties.search.run import all_goals
+
+    entry = get_game("duel")
+    keys = {g.key for g in all_goals(entry, hooks_of(entry))}
+    assert UNREACHABLE and set(UNREACHABLE) <= keys
