@@ -3,12 +3,13 @@ an expression may use, and the context a reading needs to matter (the tablets it
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from model.clauses import RECORDER
 from model.duel import Game
-from model.duel.colours import EMPTY, SPECIAL
+from model.duel.colours import EMPTY, SPECIAL, WILD
 from model.duel.dome import band_full, matching_cells
 from model.duel.game import new_game
 from model.duel.ruleset import Ruleset
@@ -203,6 +204,106 @@ def _pass_with_token_early_distance(v: Mapping[str, Any]) -> float:
     return 3.0 * best + _factory_tiles(s) / 5
 
 
+ROUNDS = 5                    # the game's rounds (duel.end.after-round-5)
+EDGE = tuple(c for c in range(36) if c // 6 in (0, 5) or c % 6 in (0, 5))   # the Dome's outer ring
+
+
+def _to_the_end(v: Mapping[str, Any]) -> float:
+    """How far play is from the final scoring: rounds to go, and a step before the game is over."""
+    return 2.0 * (ROUNDS - v["round"]) + (0 if v["over"] else 1)
+
+
+def _empty_specials(pl: Any) -> int:
+    return sum(1 for space, tile in zip(pl.dome_space, pl.dome_tile, strict=True) if space == SPECIAL and tile == EMPTY)
+
+
+def _floor_between_tablets(v: Mapping[str, Any]) -> bool:
+    """The final scoring gave a seat tablet points and took a tablet loss larger than the score it
+    had before the tablets (read from the step's tablet events: what the floor let through, what was
+    due), so the floor acts between loss and gain: duel.end.tablet-floor decides."""
+    for seat in range(len(v["scores"])):
+        gain = lost = due = 0
+        for e in v["events"]:
+            if e.startswith(f"P{seat + 1} ") and e.endswith("[duel.end.tablets-scored]"):
+                m = re.match(r"P\d+ (tablet|penalty) ([+-]\d+)?", e)
+                points = int(m[2]) if m and m[2] else 0
+                if points > 0:
+                    gain += points
+                else:
+                    floor = re.search(r"\(floor: (\d+) due\)", e)
+                    lost -= points
+                    due += int(floor[1]) if floor else -points
+        if gain and v["scores"][seat] - gain + lost < due:
+            return True
+    return False
+
+
+def _floor_gap(v: Mapping[str, Any]) -> float:
+    """Per seat: points above the empty-Special-space loss (3 each) that must go before the loss would
+    cross 0, plus 2 without a tile on the edge ring (no gain); the smallest."""
+    gaps = []
+    for pl in v["state"].players:
+        tiles = pl.dome_tile
+        gain = any(tiles[c] != EMPTY for c in EDGE)
+        gaps.append(max(0, pl.score + 1 - 3 * _empty_specials(pl)) + (0 if gain else 2))
+    return float(min(gaps))
+
+
+def _floor_distance(v: Mapping[str, Any]) -> float:
+    """Toward a final scoring where the floor acts between tablet loss and gain (duel.end.tablet-floor):
+    a seat whose score is below its empty-Special-space loss, with a gain beside it, late in the game.
+    Counts with the edge ring as the gain (the context's outer-spaces tablet)."""
+    return _floor_gap(v) + _to_the_end(v)
+
+
+def _gapped_colourful(v: Mapping[str, Any]) -> bool:
+    return bool(v["over"]) and _colour_gap(v) == 0
+
+
+def _colour_gap(v: Mapping[str, Any]) -> float:
+    """The fewest regular colours a Dome row with an empty cell lacks of the 5 (either seat)."""
+    best = 5
+    for pl in v["state"].players:
+        tiles = pl.dome_tile
+        for r in range(6):
+            row = tiles[r * 6:r * 6 + 6]
+            if EMPTY in row:
+                best = min(best, 5 - len(set(row) - {EMPTY, SPECIAL}))
+    return float(best)
+
+
+def _gapped_colourful_distance(v: Mapping[str, Any]) -> float:
+    """Toward the final scoring with a Dome row of 5 regular colours and an empty cell (where
+    duel.tablet.colourful-rows.full decides). A row gains at most one regular tile per Dome-tiling
+    (its pattern line's), so in a 5-round game such a row needs a new colour in every tiling: a row
+    that lacks more colours than tilings are left, or than it has empty cells that could take one of
+    them (no plate yet, a Joker space, a space of a colour it lacks), is given up. Per kept row: 3
+    per colour lacking, less up to 2 for its pattern line filling with a colour the row lacks and has
+    a space for; the closest row, plus how far play is from the end."""
+    s = v["state"]
+    left = ROUNDS + 1 - s.round if s.phase in ("setup", "acquisition", "dome_tiling") else ROUNDS - s.round
+    best = 40.0
+    for pl in s.players:
+        tiles, spaces = pl.dome_tile, pl.dome_space
+        for r in range(6):
+            row = tiles[r * 6:r * 6 + 6]
+            if EMPTY not in row:
+                continue
+            have = set(row) - {EMPTY, SPECIAL}
+            lacking = 5 - len(have)
+            cells = range(r * 6, r * 6 + 6)
+            room = sum(1 for c in cells if tiles[c] == EMPTY and spaces[c] not in have and spaces[c] != SPECIAL)
+            if lacking > min(left, room):           # too few tilings, or too few cells that could take them
+                continue
+            d = 3.0 * lacking
+            colour, count = pl.line_colour[r], pl.line_count[r]
+            if colour != EMPTY and colour not in have and any(
+                    tiles[c] == EMPTY and spaces[c] in (colour, WILD) for c in cells):
+                d -= 2.0 * count / (r + 1)
+            best = min(best, d)
+    return best + _to_the_end(v)
+
+
 PREDICATES: dict[str, Predicate] = {
     "bag-empty-at-refill": Predicate("the bag runs out while the Factories are refilled (the Tower restocks it)",
                                      _bag_empty, lambda v: v["bag"]),
@@ -222,6 +323,11 @@ PREDICATES: dict[str, Predicate] = {
                                      lambda v: "tiles-ran-out" in v["kinds"], _dry_distance),
     "pass-with-token-before-round-5": Predicate("in rounds 1-4 a player passes with a Player token unused",
                                                 _pass_with_token_early, _pass_with_token_early_distance),
+    "tablet-floor-between": Predicate("the game ends with a seat's empty-Special-space loss above its score and an "
+                                      "edge tile to gain (tablets: outer-spaces, empty-special-spaces)",
+                                      _floor_between_tablets, _floor_distance),
+    "colourful-row-with-gap": Predicate("the game ends with a Dome row holding 5 regular colours and an empty cell",
+                                        _gapped_colourful, _gapped_colourful_distance),
 }
 
 
@@ -244,6 +350,9 @@ _COLOURFUL = {TABLETS: "colourful-rows,columns-complete,diagonals"}
 _CORNERS = {TABLETS: "rows-complete,columns-complete,corner-plates"}
 _OTHERS = {TABLETS: "colourful-rows,outer-spaces,wild-spaces"}
 _EMPTY_SPECIAL = {TABLETS: "rows-complete,columns-complete,empty-special-spaces"}
+# A loss and a gain at the end: the empty Special spaces and the edge ring (almost every Dome has a
+# tile there).
+_LOSS_AND_GAIN = {TABLETS: "rows-complete,outer-spaces,empty-special-spaces"}
 
 # A player with a token left who cannot act: only when a player at 0 points may not draw from the
 # pile (see _pass_with_token_early_distance).
@@ -255,6 +364,7 @@ CONTEXTS: dict[str, dict[str, str]] = {
     "duel.acquire.end.passed-tokens=strict": _CLOSED_PILE,
     "duel.acquire.pass.permanent=recheck": _CLOSED_PILE,
     "duel.tablet.colourful-rows.full=full-row": _COLOURFUL,
+    "duel.end.tablet-floor=losses-first": _LOSS_AND_GAIN,
     "duel.tablet.colourful-rows.special=counts-as-colour": _COLOURFUL,
     "duel.tablet.corner-values=upper-8-lower-3": _CORNERS,
     "duel.tablet.outer-scope=outer-plates": _OTHERS,
@@ -275,12 +385,24 @@ STEER: dict[str, str] = {
     "duel.prep.rare-empty": "bag-and-tower-empty",
     "duel.acquire.end.passed-tokens=strict": "pass-with-token-before-round-5",
     "duel.acquire.pass.permanent=recheck": "pass-with-token-before-round-5",
+    "duel.end.tablet-floor=losses-first": "tablet-floor-between",
+    "duel.tablet.colourful-rows.full=full-row": "colourful-row-with-gap",
 }
 
 # Questions of `search --all` shown unreachable: goal key ("decide ID=ALT" or "clause ID") -> why,
 # and where it is argued (a test that would fail if a game reached it). The search skips them and
 # says so; the report's "Found by search" shows the reason.
-UNREACHABLE: dict[str, str] = {}
+UNREACHABLE: dict[str, str] = {
+    "decide duel.acquire.pass.permanent=recheck": (
+        "a player passes only when no other action is legal (duel.acquire.pass), and nothing later in the "
+        "same Acquisition gives one back: the Factories only lose tiles (none were left to take, and a chip "
+        "is revealed only when a pick empties a Factory); the plate display is refilled only in Preparation; "
+        "the pile stays closed to them (an empty pile gets plates back only from draws out of it, and under "
+        "must-pay the score never rises during Acquisition); tokens used, chips taken and Dome spaces filled "
+        "only grow. So a passed player is never able to act again and recheck changes nothing. Bounded by "
+        "tests/test_search_duel_rare.py: in 10,000 search nodes steered toward passes with a token left, "
+        "no passed player looked at again could act"),
+}
 
 SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS, readings=True,
                      steer=STEER, unreachable=UNREACHABLE)

@@ -71,8 +71,10 @@ def expectations(mine: Replay, theirs: Replay, step: int) -> dict[str, Any]:
     return then
 
 
-def witness_files(setup: Setup, witness: Any, *, found_by: str) -> list[WitnessFile]:
-    """The files of one witness (`witness`: properties.search.run.Witness)."""
+def witness_files(setup: Setup, witness: Any, *, found_by: str, broken: Sequence[str] = ()) -> list[WitnessFile]:
+    """The files of one witness (`witness`: properties.search.run.Witness). `broken`: the invariant
+    failures its replay showed (the runner's lines): such a file does not check the invariants and
+    says in its description which ones the rules, so read, break (a finding about the reading)."""
     entry: GameEntry = setup.entry
     hooks = setup.hooks
     goal = witness.goal
@@ -86,6 +88,9 @@ def witness_files(setup: Setup, witness: Any, *, found_by: str) -> list[WitnessF
     description = question + "\n" + found_by + "\n"
     if also:
         description += "It also answers: " + ", ".join(also) + ".\n"
+    if broken:
+        description += ("Invariants are not checked: under these readings this game breaks them (the rules so "
+                        "read cannot keep the clauses they guard):\n" + "".join(f"  {b}\n" for b in broken))
     base_then: dict[str, Any] = {}
     readings_tables: list[str] = []
     second: WitnessFile | None = None
@@ -125,10 +130,12 @@ def witness_files(setup: Setup, witness: Any, *, found_by: str) -> list[WitnessF
             second = WitnessFile(f"{name}.default.toml",
                                  _text(setup, f"witness.{entry.name}.{name}.default", description.replace(
                                      question, question + f"\n(This file is the default's side: under {goal.default}.)"),
-                                     clauses, other, context, actions, record, strict, default_then),
+                                     clauses, other, context, actions, record, strict, default_then,
+                                     invariants=not broken),
                                  f"{goal.interp}={goal.default}")
     text = _text(setup, f"witness.{entry.name}.{name}", description, clauses or [entry.progress_clauses[0]],
-                 overrides, context, actions, record, strict, base_then) + "\n".join(readings_tables) + \
+                 overrides, context, actions, record, strict, base_then, invariants=not broken) + \
+        "\n".join(readings_tables) + \
         ("\n" if readings_tables else "")
     files = [WitnessFile(f"{name}.toml", text, goal.key.split(" ", 1)[1] if isinstance(goal, DecideGoal) else "")]
     return files + ([second] if second else [])
@@ -136,7 +143,7 @@ def witness_files(setup: Setup, witness: Any, *, found_by: str) -> list[WitnessF
 
 def _text(setup: Setup, scenario_id: str, description: str, clauses: Sequence[str], overrides: Mapping[str, str],
           context: Mapping[str, str], actions: Sequence[str], record: Any, strict: bool,
-          then: Mapping[str, Any]) -> str:
+          then: Mapping[str, Any], *, invariants: bool = True) -> str:
     entry, hooks = setup.entry, setup.hooks
     top, given = hooks.context_lines(setup.players if setup.players != entry.players[0] else None, context)
     if hooks.replay == "steps":
@@ -155,6 +162,6 @@ def _text(setup: Setup, scenario_id: str, description: str, clauses: Sequence[st
         lines += ["", "[given]", *given]
     lines += ["", "[chance]", *hooks.chance_lines(record, entry.load("format_tiles")),
               f"strict = {'true' if strict else 'false'}"]
-    lines += ["", "[then]", 'invariants = "all"']
+    lines += ["", "[then]"] + (['invariants = "all"'] if invariants else [])
     lines += [f"{k} = {_toml_value(v)}" for k, v in then.items()]
     return "\n".join(lines) + "\n"
