@@ -9,6 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli as main
@@ -51,6 +52,7 @@ def _section(html: str) -> str:
     return html[start:html.index("</table>", start)]
 
 
+@pytest.mark.output
 def test_the_report_shows_a_witness_and_a_not_found_row(tmp_path: Path) -> None:
     witness, label = _decide_witness()
     missing = "clause duel.tiling.wait"
@@ -67,6 +69,7 @@ def test_the_report_shows_a_witness_and_a_not_found_row(tmp_path: Path) -> None:
     assert row and "not found within budget" in row[1] and "1,234 nodes" in row[1], "not found, and what was explored"
 
 
+@pytest.mark.output
 def test_the_matrix_counts_a_committed_witness_as_deciding(tmp_path: Path) -> None:
     witness, label = _decide_witness()
     interp, alt = label.split("=")
@@ -101,6 +104,7 @@ def test_search_exhaustive_with_chance_branches_on_chance() -> None:
     assert a != b, "--chance reaches the explorer"
 
 
+@pytest.mark.output
 def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_path: Path) -> None:
     from harness.verify import PROFILES, search_stage
 
@@ -124,6 +128,7 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
     assert "nodes" in first["explored"]
 
 
+@pytest.mark.output
 def test_verify_search_stage_writes_what_it_finds_into_the_report_folder(tmp_path: Path, monkeypatch) -> None:
     import harness.found_by_search as found_by_search
     from harness.scenarios import load_scenario, run_scenario
