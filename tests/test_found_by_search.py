@@ -113,10 +113,12 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
     witnesses = ROOT / "fixtures" / "duel" / "witnesses"
     before = sorted(p.name for p in witnesses.iterdir())
     first = search_stage("duel", ROOT, nodes=400, seed=0, out=tmp_path / "a")
-    again = search_stage("duel", ROOT, nodes=400, seed=0, out=tmp_path / "b")
+    again = search_stage("duel", ROOT, nodes=400, seed=0, out=tmp_path / "b", jobs=2)
     assert sorted(p.name for p in witnesses.iterdir()) == before, "verify never writes into fixtures/"
     assert first["nodes"] <= 400 and first["nodes"] > 0, first["explored"]
-    assert (sorted(first["found"]), first["missing"]) == (sorted(again["found"]), again["missing"]), "same seed, same answer"
+    assert (sorted(first["found"]), first["missing"]) == (sorted(again["found"]), again["missing"]), \
+        "same seed, same answer, whatever the jobs"
+    assert first["nodes"] == again["nodes"]
     committed, _ = _decide_witness()
     asked = set(first["missing"]) | set(first["found"])
     _, label = _decide_witness()
@@ -126,6 +128,32 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
         for f in files:
             assert (tmp_path / "a" / f).is_file() or Path(f).is_file(), f
     assert "nodes" in first["explored"]
+
+
+@pytest.mark.output
+def test_verify_searches_with_its_jobs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """verify's search stage spreads each game's search over verify's --jobs."""
+    import io
+
+    from rich.console import Console
+
+    import harness.pytest_run as pytest_run
+    import harness.scenarios as scenarios
+    import harness.verify as verify
+
+    seen: list[tuple[str, int]] = []
+
+    def searching(game: str, root: Path, nodes: int, seed: int, out: Path, jobs: int = 1) -> dict:
+        seen.append((game, jobs))
+        raise KeyboardInterrupt                  # stop verify here: the later stages are not this test's
+    monkeypatch.setattr(verify, "search_stage", searching)
+    monkeypatch.setattr(verify, "warm_up", lambda: None)
+    passing = ROOT / "fixtures" / "duel" / "rulebook" / "plate-draw-pays-two.toml"
+    monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter([passing]))
+    monkeypatch.setattr(pytest_run, "run_pytest", lambda args, **kwargs: pytest_run.PytestRun(
+        returncode=0, closing="9 passed"))
+    status = verify.verify("ci", tmp_path / "report", jobs=3, console=Console(file=io.StringIO()))
+    assert status == verify.INTERRUPTED and seen == [("duel", 3)]
 
 
 @pytest.mark.output
