@@ -56,7 +56,16 @@ class SeededChance:
         return out
 
     def draw_tile(self, bag: Sequence[int]) -> int:
-        return pick_weighted(bag, self._rng.randrange(sum(bag)))
+        n = sum(bag)
+        rng = self._rng
+        if n > 0 and type(rng)._randbelow is _RANDBELOW:  # type: ignore[attr-defined]
+            size = n.bit_length()          # rng.randrange(n), that is _randbelow(n), inlined
+            r = rng.getrandbits(size)
+            while r >= n:
+                r = rng.getrandbits(size)
+        else:
+            r = rng.randrange(n)           # (refuses an empty bag)
+        return pick_weighted(bag, r)
 
     def draw_tiles(self, bag: list[int], k: int) -> list[int]:
         """`k` tiles drawn one after the other, each taken out of `bag` (which must hold at least
@@ -65,13 +74,19 @@ class SeededChance:
         `draw_tile` has it called for each tile."""
         if type(self).draw_tile is not SeededChance.draw_tile:
             return _one_by_one(self, bag, k)
-        below = self._rng._randbelow      # type: ignore[attr-defined]  # CPython's, undeclared in typeshed
+        rng = self._rng
+        if type(rng)._randbelow is not _RANDBELOW:  # type: ignore[attr-defined]  # CPython's, undeclared
+            return _one_by_one(self, bag, k)
+        bits = rng.getrandbits
         total = sum(bag)
         if k > total:
             raise ValueError("draw from an empty bag")
         out = []
         for _ in range(k):
-            r = below(total)
+            size = total.bit_length()     # Random._randbelow_with_getrandbits(total), inlined
+            r = bits(size)
+            while r >= total:
+                r = bits(size)
             colour = 0
             while r >= bag[colour]:
                 r -= bag[colour]
@@ -83,6 +98,9 @@ class SeededChance:
 
     def draw_chip(self, supply: Sequence[int]) -> int:
         return sorted(supply)[self._rng.randrange(len(supply))]
+
+
+_RANDBELOW = random.Random._randbelow      # type: ignore[attr-defined]  # CPython's, undeclared in typeshed
 
 
 def _one_by_one(chance: Chance, bag: list[int], k: int) -> list[int]:

@@ -22,6 +22,15 @@ class Event(NamedTuple):
         return f"{who}{self.kind}{pts}: {self.detail} [{self.clause}]".replace(":  [", " [")
 
 
+_NEW = tuple.__new__
+
+
+def ev(kind: str, clause: str, player: int | None, points: int, detail: str) -> Event:
+    """An Event from its five fields in order, built without the keyword handling of `Event(...)`
+    (the engines make one per effect; the value, repr and type are those of `Event(...)`)."""
+    return _NEW(Event, (kind, clause, player, points, detail))
+
+
 @attrs.frozen(slots=True)
 class Outcome:
     """The end of a game: final scores (one per seat), the winner (None for a draw or a shared

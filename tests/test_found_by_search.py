@@ -38,7 +38,8 @@ def _report(tmp_path: Path, searched: dict | None = None, matrix: list[dict] | N
     witness, _ = _decide_witness()
     folder = tmp_path / "fixtures" / "duel" / "witnesses"
     folder.mkdir(parents=True)
-    for p in (witness, witness.with_name(witness.name.replace(".toml", ".default.toml"))):
+    twin = witness.with_name(witness.name.replace(".toml", ".default.toml"))
+    for p in (witness, twin) if twin.is_file() else (witness,):    # a twin only without [[readings]]
         shutil.copy(p, folder / p.name)
     catalogue = default_catalogue()
     inputs = ReportInputs(catalogue, compute(catalogue, {}, {}, {}), {}, matrix or [_row("defaults", {}, 0)], 2,

@@ -36,8 +36,7 @@ from model.clauses import cite_alternative
 
 def free_tiles(state: AzulState) -> list[int]:
     """Tiles of each colour that can still be drawn or taken: bag, lid, factories, centre, floors."""
-    free = [state.bag[c] + state.lid[c] + state.centre[c] + sum(f[c] for f in state.factories)
-            for c in range(NUM_COLOURS)]
+    free = list(map(sum, zip(state.bag, state.lid, state.centre, *state.factories, strict=True)))
     for board in state.boards:
         for token in board.floor:
             if token != MARKER:

@@ -3,16 +3,16 @@ check that the two agree on every state of random games."""
 
 from __future__ import annotations
 
+import copy
 from functools import reduce
 from operator import or_
-from typing import cast
 
 from model.azul.actions import CENTRE_SOURCE, FLOOR, TAKES, Action, take, wall
 from model.azul.colours import EMPTY, NUM_COLOURS, ROWS
 from model.azul.ruleset import Ruleset
 from model.azul.state import NOBODY, OFFER, TILING, AzulState, Board
-from model.azul.walls import allowed_columns
-from model.clauses import cite, cite_alternative
+from model.azul.walls import allowed_columns, free_columns
+from model.clauses import RECORDER, cite, cite_alternative
 
 
 def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
@@ -25,15 +25,17 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
         return []
     cite("azul.offer.actions")
     board = state.boards[state.to_move]
-    # The colours each source offers (a bit set), then where each colour offered may go.
-    cached = list(map(_COLOURS_IN.get, map(tuple, state.factories)))
-    cached.append(_COLOURS_IN.get(tuple(state.centre)))
-    if None in cached:
+    # The colours each source offers (a bit set), then where each colour offered may go: the board's
+    # destinations, kept up to date by `destinations` (re-decided only where a line or the wall changed).
+    offered: list[int] = list(map(_COLOURS_IN.get, map(tuple, state.factories)))     # type: ignore[arg-type]
+    if None in offered:                         # a factory's contents not seen yet
         offered = [_colours_in(tiles) for tiles in state.factories]
-        offered.append(_colours_in(state.centre))
-    else:
-        offered = cast(list[int], cached)       # every source's colours were in the cache
-    sets = _destination_sets(board, reduce(or_, offered), rules)
+    c = state.centre                            # (the centre's contents vary too much to keep)
+    offered.append((c[0] and 1) | (c[1] and 2) | (c[2] and 4) | (c[3] and 8) | (c[4] and 16))
+    known = destinations(board, rules)
+    if RECORDER.enabled:
+        _record_listing(known, reduce(or_, offered), rules)
+    sets = known.sets
     if rules.voluntary_split:
         return _with_splits(state, board, offered, sets)
     out: list[Action] = []
@@ -42,6 +44,139 @@ def legal_actions(state: AzulState, rules: Ruleset) -> list[Action]:
             for colour in _BITS[colours]:
                 out.extend(by_set[colour][sets[colour]])
     return out
+
+
+class Destinations:
+    """Where each colour may go on one board, and what decided it, per pattern line: `allowed[line]`
+    (the colours the line takes), `full` (the line is full), `on_wall[line]` (colours its wall row
+    holds: azul.lines.wall-has-colour), `unplaceable[line]` (gray wall: colours no free space of the
+    row can take, refused or allowed by azul.gray.unplaceable-line); per colour `lines[colour]` the
+    pattern lines that take it and `sets[colour]` its destination bit set (bit d: pattern line d, bit
+    FLOOR: the floor line). Decided from the lines and wall held in `counts`, `colours` and `wall`
+    (copies; `on_rows` the colours on each wall row) under `rules`, for the board `owner`."""
+
+    __slots__ = ("owner", "rules", "wall", "on_rows", "counts", "colours", "allowed", "full", "on_wall",
+                 "unplaceable", "lines", "sets")
+
+    def __init__(self, owner: Board, rules: Ruleset) -> None:
+        self.owner, self.rules = owner, rules
+        self.wall = owner.wall[:]
+        self.on_rows = _wall_rows(self.wall)    # per wall row: the colours already on it
+        self.counts = owner.line_count[:]
+        self.colours = owner.line_colour[:]
+        self.allowed = [0] * ROWS
+        self.full = [False] * ROWS
+        self.on_wall = [0] * ROWS
+        self.unplaceable = [0] * ROWS
+        self.lines = [0] * NUM_COLOURS
+        self.sets = [_FLOOR_ONLY] * NUM_COLOURS
+
+    def for_board(self, board: Board) -> Destinations:
+        """This decision, owned by `board` (a board's copy shares it until either changes)."""
+        twin = copy.copy(self)
+        twin.owner = board
+        twin.wall, twin.counts, twin.colours = self.wall[:], self.counts[:], self.colours[:]
+        twin.allowed, twin.full = self.allowed[:], self.full[:]
+        twin.on_wall, twin.unplaceable = self.on_wall[:], self.unplaceable[:]
+        twin.lines, twin.sets = self.lines[:], self.sets[:]
+        return twin
+
+
+def destinations(board: Board, rules: Ruleset) -> Destinations:
+    """The board's Destinations, kept on the board and brought up to date before each use: compared
+    by value with the lines and wall they were decided from (so an edit made from outside the engine
+    is seen too), a changed pattern line is re-decided alone, a changed wall re-decides every line."""
+    try:
+        known: Destinations | None = board.destinations
+    except AttributeError:                      # a board unpickled has none
+        known = None
+    if known is not None and known.counts == board.line_count and known.colours == board.line_colour \
+            and known.wall == board.wall and known.rules is rules:
+        return known
+    if known is None or known.rules is not rules or known.wall != board.wall:
+        known = Destinations(board, rules)
+        for line in range(ROWS):
+            _decide(known, line)
+    else:
+        if known.owner is not board:
+            known = known.for_board(board)
+        counts, held, was, was_held = board.line_count, board.line_colour, known.counts, known.colours
+        for line in range(ROWS):
+            if was[line] != counts[line] or was_held[line] != held[line]:
+                was[line], was_held[line] = counts[line], held[line]
+                _decide(known, line)
+    board.destinations = known
+    return known
+
+
+def _decide(known: Destinations, line: int) -> None:
+    """Decide the colours pattern line `line` takes (azul.lines.same-colour, capacity, wall-has-colour,
+    full-line-choice, azul.gray.unplaceable-line) from `known`'s lines and wall; then the destinations
+    of each colour whose answer changed."""
+    rules = known.rules
+    n = known.counts[line]
+    # rule: azul.lines.same-colour
+    candidates = 1 << known.colours[line] if n else ALL_COLOURS
+    # rule: azul.lines.full-line-choice
+    if n == line + 1:
+        left = candidates if rules.full_line_allowed else 0
+        known.full[line] = True
+        known.on_wall[line] = known.unplaceable[line] = 0
+    else:
+        # rule: azul.lines.wall-has-colour
+        hits = candidates & known.on_rows[line]
+        left = candidates & ~hits
+        stuck = 0
+        # rule: azul.gray.unplaceable-line
+        if rules.gray:
+            for colour in _BITS[left]:
+                if not free_columns(known.wall, line, colour, True):
+                    stuck |= 1 << colour
+            if rules.refuse_unplaceable:
+                left &= ~stuck
+        known.full[line] = False
+        known.on_wall[line] = hits
+        known.unplaceable[line] = stuck
+    # rule: azul.offer.actions
+    moved = known.allowed[line] ^ left
+    known.allowed[line] = left
+    bit = 1 << line
+    lines, sets = known.lines, known.sets
+    for colour in _BITS[moved]:
+        lines[colour] ^= bit
+        # rule: azul.lines.floor-choice
+        if rules.floor_only_if_no_line:
+            sets[colour] = lines[colour] or _FLOOR_ONLY
+        else:
+            sets[colour] = lines[colour] | _FLOOR_ONLY
+
+
+def _record_listing(known: Destinations, present: int, rules: Ruleset) -> None:
+    """While recording: a hit for each clause this listing relied on, as if each (colour offered,
+    line) were decided now: the full-line alternative once per line a full line's colour is offered
+    for, azul.lines.wall-has-colour per colour its wall row refuses, on the gray wall the placement
+    rules (model.azul.walls.allowed_columns) and the unplaceable-line alternative per colour asked,
+    the floor-choice alternative per colour a line can take."""
+    for line in range(ROWS):
+        colours = (1 << known.colours[line] if known.counts[line] else ALL_COLOURS) & present
+        if not colours:
+            continue
+        if known.full[line]:
+            cite_alternative("azul.lines.full-line-choice", "allowed" if rules.full_line_allowed else "refused")
+            continue
+        refused = colours & known.on_wall[line]
+        for _ in _BITS[refused]:
+            cite("azul.lines.wall-has-colour")
+        if rules.gray:
+            for colour in _BITS[colours & ~refused]:
+                allowed_columns(known.wall, line, colour, True)      # its placement rules, as asked
+                if known.unplaceable[line] >> colour & 1:
+                    cite_alternative("azul.gray.unplaceable-line",
+                                     "refused" if rules.refuse_unplaceable else "allowed")
+    if rules.floor_only_if_no_line:
+        for colour in _BITS[present]:
+            if not known.sets[colour] >> FLOOR:       # a line can take it: the floor line is closed
+                cite_alternative("azul.lines.floor-choice", "only-if-no-line")
 
 
 def _colours_in(tiles: list[int]) -> int:
@@ -70,49 +205,6 @@ def _with_splits(state: AzulState, board: Board, offered: list[int], sets: list[
                     room = dest + 1 - board.line_count[dest]
                     out.extend(take(src, colour, dest, k) for k in range(1, min(n, room)))
     return out
-
-
-def _destination_sets(board: Board, present: int, rules: Ruleset) -> list[int]:
-    """For each colour of the bit set `present`: where it may go now, as a bit set (bit d: pattern
-    line d, bit FLOOR: the floor line, always open). Worked out line by line for all those colours
-    at once; each rule is cited once per (colour, line) it decides, as when asked colour by colour."""
-    sets = [_FLOOR_ONLY] * NUM_COLOURS
-    counts, held = board.line_count, board.line_colour
-    on_rows = _wall_rows(board.wall)        # per wall row: the colours already on it
-    for line in range(ROWS):
-        n = counts[line]
-        colours = (1 << held[line] if n else ALL_COLOURS) & present
-        if not colours:
-            continue
-        if n == line + 1:
-            if rules.full_line_allowed:
-                cite_alternative("azul.lines.full-line-choice", "allowed")
-            else:
-                cite_alternative("azul.lines.full-line-choice", "refused")
-                continue
-        else:
-            on_wall = colours & on_rows[line]
-            if on_wall:
-                for _ in _BITS[on_wall]:
-                    cite("azul.lines.wall-has-colour")
-                colours &= ~on_wall
-            if rules.gray:
-                for colour in _BITS[colours]:
-                    if not allowed_columns(board.wall, line, colour, True):
-                        if rules.refuse_unplaceable:
-                            cite_alternative("azul.gray.unplaceable-line", "refused")
-                            colours &= ~(1 << colour)
-                            continue
-                        cite_alternative("azul.gray.unplaceable-line", "allowed")
-        bit = 1 << line
-        for colour in _BITS[colours]:
-            sets[colour] |= bit
-    if rules.floor_only_if_no_line:
-        for colour in _BITS[present]:
-            if sets[colour] != _FLOOR_ONLY:         # a line can take it: the floor line is closed
-                cite_alternative("azul.lines.floor-choice", "only-if-no-line")
-                sets[colour] &= ~_FLOOR_ONLY
-    return sets
 
 
 def _wall_rows(wall: list[int]) -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from model.azul.ruleset import Ruleset
 from model.azul.scoring import FLOOR_PENALTIES
 from model.azul.state import CENTRE, FLOOR_SPACES, AzulState, Board
 from model.clauses import cite, cite_alternative
-from model.events import Event
+from model.events import Event, ev
 
 
 def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Event]) -> None:
@@ -35,7 +35,7 @@ def take_tiles(state: AzulState, rules: Ruleset, action: Action, events: list[Ev
         factory[colour] = 0
         state.centre[:] = map(add, state.centre, factory)     # the rest of the factory to the centre
         factory[:] = _NO_TILES
-    taken = Event("take", "azul.offer.actions", who, detail=f"{n} {COLOURS[colour]} ({action.text})")
+    taken = ev("take", "azul.offer.actions", who, 0, f"{n} {COLOURS[colour]} ({action.text})")
     if not with_marker:
         events.append(taken)
         place_taken(board, colour, n, dest, state.lid, rules, split)
@@ -118,7 +118,7 @@ def _take_marker(state: AzulState, rules: Ruleset, who: int, events: list[Event]
         cite_alternative("azul.offer.marker-on-full-floor", "marker-off-floor")
         if rules.marker_cost == "one-point-at-pick":       # the point is for taking it, not for a space
             _pay_for_marker(board, who, events)
-    events.append(Event("marker", "azul.offer.first-from-centre", who, detail="takes the starting player marker"))
+    events.append(ev("marker", "azul.offer.first-from-centre", who, 0, "takes the starting player marker"))
 
 
 def _pay_for_marker(board: Board, who: int, events: list[Event]) -> None:
@@ -127,7 +127,7 @@ def _pay_for_marker(board: Board, who: int, events: list[Event]) -> None:
     if not paid:
         cite("azul.score.floor")
     board.score -= paid
-    events.append(Event("penalty", "azul.floor.marker-kept", who, -paid, "the marker costs 1 at once"))
+    events.append(ev("penalty", "azul.floor.marker-kept", who, -paid, "the marker costs 1 at once"))
 
 
 def place_taken(board: Board, colour: int, n: int, dest: int, lid: list[int], rules: Ruleset,
@@ -157,8 +157,8 @@ def end_turn(state: AzulState, events: list[Event]) -> bool:
     """Pass the turn clockwise; True when the offer is over (factories and centre empty)."""
     if not state.tiles_on_offer():
         cite("azul.offer.end")
-        events.append(Event("phase", "azul.offer.end", detail=f"factory offer of round {state.round} ends"))
+        events.append(ev("phase", "azul.offer.end", None, 0, f"factory offer of round {state.round} ends"))
         return True
     cite("azul.offer.turn-order")
-    state.to_move = (state.to_move + 1) % state.players
+    state.to_move = (state.to_move + 1) % len(state.boards)
     return False

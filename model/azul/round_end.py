@@ -3,7 +3,7 @@ preparation (refill, marker to the centre)."""
 
 from __future__ import annotations
 
-from model.azul.colours import MARKER
+from model.azul.colours import EMPTY, MARKER, ROWS
 from model.azul.dead_game import walls_can_change
 from model.azul.phases import change_phase
 from model.azul.ruleset import Ruleset
@@ -13,11 +13,11 @@ from model.azul.supply import fill_factories
 from model.azul.walls import complete_colours, complete_columns, complete_rows
 from model.chance import Chance
 from model.clauses import cite, cite_alternative
-from model.events import Event
+from model.events import Event, ev
 
 
 def finish_round(state: AzulState, rules: Ruleset, chance: Chance, events: list[Event]) -> None:
-    ending = any(b.row_full(r) for b in state.boards for r in range(5))
+    ending = any(b.row_full(r) for b in state.boards for r in range(ROWS) if b.wall[r * ROWS] != EMPTY)
     if ending and rules.skip_final_floor:
         cite_alternative("azul.end.final-floor", "skipped")
     else:
@@ -86,8 +86,7 @@ def score_floors(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
         if new < 0:
             cite("azul.score.floor")
             new = 0
-        events.append(Event("penalty", "azul.floor.penalties", who, new - board.score,
-                            f"{len(board.floor)} on the floor"))
+        events.append(ev("penalty", "azul.floor.penalties", who, new - board.score, f"{len(board.floor)} on the floor"))
         board.score = new
         cite("azul.floor.discard")
         for token in board.floor:
@@ -114,8 +113,7 @@ def start_round(state: AzulState, events: list[Event]) -> None:
     state.marker = CENTRE
     change_phase(state, OFFER)
     state.to_move = state.starter
-    events.append(Event("phase", "azul.offer.marker-to-centre", state.starter,
-                        detail=f"round {state.round}: factory offer"))
+    events.append(ev("phase", "azul.offer.marker-to-centre", state.starter, 0, f"round {state.round}: factory offer"))
 
 
 def empty_round(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
@@ -126,10 +124,10 @@ def empty_round(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
         cite_alternative("azul.prep.empty-round", "stall")
         change_phase(state, OFFER)
         state.to_move = NOBODY
-        events.append(Event("stall", "azul.prep.partial-fill", detail=f"round {state.round} has no tiles to offer"))
+        events.append(ev("stall", "azul.prep.partial-fill", None, 0, f"round {state.round} has no tiles to offer"))
         return
     cite_alternative("azul.prep.empty-round", "end-game")
-    events.append(Event("empty-round", "azul.prep.partial-fill", detail=f"round {state.round} has no tiles: the game ends"))
+    events.append(ev("empty-round", "azul.prep.partial-fill", None, 0, f"round {state.round} has no tiles: the game ends"))
     end_game(state, events)
 
 
@@ -141,12 +139,10 @@ def dead_game(state: AzulState, rules: Ruleset, events: list[Event]) -> None:
         cite_alternative("azul.end.dead-game", "stall")
         change_phase(state, OFFER)
         state.to_move = NOBODY
-        events.append(Event("stall", "azul.end.trigger",
-                            detail=f"after round {state.round} no tile can ever reach a wall: stalled"))
+        events.append(ev("stall", "azul.end.trigger", None, 0, f"after round {state.round} no tile can ever reach a wall: stalled"))
         return
     cite_alternative("azul.end.dead-game", "end-game")
-    events.append(Event("dead-game", "azul.end.trigger",
-                        detail=f"after round {state.round} no tile can ever reach a wall: the game ends"))
+    events.append(ev("dead-game", "azul.end.trigger", None, 0, f"after round {state.round} no tile can ever reach a wall: the game ends"))
     end_game(state, events)
 
 
@@ -155,7 +151,7 @@ def end_game(state: AzulState, events: list[Event], *, bonuses: bool = True) -> 
         add_bonuses(state, events)
     change_phase(state, OVER)
     state.to_move = NOBODY
-    events.append(Event("phase", "azul.end.trigger", detail=f"game over after round {state.round}"))
+    events.append(ev("phase", "azul.end.trigger", None, 0, f"game over after round {state.round}"))
 
 
 def add_bonuses(state: AzulState, events: list[Event]) -> None:
@@ -167,4 +163,4 @@ def add_bonuses(state: AzulState, events: list[Event]) -> None:
             cite(clause)
             if count:
                 board.score += count * each
-                events.append(Event("bonus", clause, who, count * each, f"{count} x {each}"))
+                events.append(ev("bonus", clause, who, count * each, f"{count} x {each}"))

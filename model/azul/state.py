@@ -8,6 +8,8 @@ kept in front of them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from model.azul.colours import EMPTY, NUM_COLOURS, ROWS
@@ -23,8 +25,16 @@ TILING = "tiling"
 OVER = "over"
 
 
+class _Derived:
+    """Room on a board for what generation derives from it (model.azul.generation.destinations): not
+    an attrs field, so outside equality, repr, fingerprints and the board's data."""
+
+    __slots__ = ("destinations",)
+    destinations: Any
+
+
 @attrs.define(slots=True, eq=True)
-class Board:
+class Board(_Derived):
     """One player's board: pattern lines, wall, floor line and score."""
 
     # rule: azul.component.board
@@ -35,8 +45,13 @@ class Board:
     # rule: azul.setup.scores
     score: int = 0
 
+    def __attrs_post_init__(self) -> None:
+        self.destinations = None
+
     def copy(self) -> Board:
-        return Board(self.line_colour[:], self.line_count[:], self.wall[:], self.floor[:], self.score)
+        twin = Board(self.line_colour[:], self.line_count[:], self.wall[:], self.floor[:], self.score)
+        twin.destinations = self.destinations      # checked against the lines and wall before each use
+        return twin
 
     def row_full(self, row: int) -> bool:
         return EMPTY not in self.wall[row * ROWS:(row + 1) * ROWS]

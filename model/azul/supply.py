@@ -5,7 +5,7 @@ from __future__ import annotations
 from model.azul.state import FACTORY_TILES, AzulState
 from model.chance import Chance
 from model.clauses import cite, cite_alternative
-from model.events import Event
+from model.events import Event, ev
 
 
 def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause: str,
@@ -35,12 +35,11 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
                     cite_alternative("azul.prep.fill-order", "round-robin" if round_robin
                                      else "display-by-display")
                 where = "tiles dealt in turn" if round_robin else f"factories from F{f + 1} on"
-                events.append(Event("partial-fill", "azul.prep.partial-fill",
-                                    detail=f"bag and lid empty: {where} partly filled"))
+                events.append(ev("partial-fill", "azul.prep.partial-fill", None, 0, f"bag and lid empty: {where} partly filled"))
                 return
             cite("azul.prep.bag-from-lid")
             in_bag = sum(lid)
-            events.append(Event("bag-from-lid", "azul.prep.bag-from-lid", detail=f"{in_bag} tiles back in the bag"))
+            events.append(ev("bag-from-lid", "azul.prep.bag-from-lid", None, 0, f"{in_bag} tiles back in the bag"))
             for c in range(len(bag)):
                 bag[c] += lid[c]
                 lid[c] = 0

@@ -14,7 +14,7 @@ from model.azul.state import TILING, AzulState, Board
 from model.azul.walls import allowed_columns
 from model.clauses import cite
 from model.errors import RuleLoopError
-from model.events import Event
+from model.events import Event, ev
 
 
 def begin(state: AzulState) -> None:
@@ -27,8 +27,9 @@ def advance(state: AzulState, rules: Ruleset, events: list[Event]) -> bool:
     """Tile from the cursor on (at most players x 5 lines); False when a gray-wall choice is open,
     True when every board is done."""
     who, row = state.tiling
-    boards_left = state.players - who           # the cursor passes each board once, top to bottom
-    while who < state.players:
+    players = len(state.boards)
+    boards_left = players - who                 # the cursor passes each board once, top to bottom
+    while who < players:
         if boards_left <= 0:
             raise RuleLoopError("azul.wall.top-to-bottom", state.players,
                                 f"wall-tiling came back to a board after passing all {state.players}")
@@ -71,8 +72,7 @@ def move_line(board: Board, who: int, row: int, col: int, lid: list[int], rules:
     board.wall[row * ROWS + col] = colour
     points = placement_points(board.wall, row, col, rules.count_both)
     board.score += points
-    events.append(Event("score", "azul.score.immediate", who, points,
-                        f"{COLOURS[colour]} to r{row + 1} c{col + 1}"))
+    events.append(ev("score", "azul.score.immediate", who, points, f"{COLOURS[colour]} to r{row + 1} c{col + 1}"))
     if row:
         cite("azul.wall.discard-rest")
         lid[colour] += row
@@ -84,7 +84,6 @@ def line_to_floor(board: Board, who: int, row: int, lid: list[int], events: list
     cite("azul.wall.no-space")
     colour = board.line_colour[row]
     to_floor(board, colour, row + 1, lid)
-    events.append(Event("no-space", "azul.wall.no-space", who,
-                        detail=f"line {row + 1} ({COLOURS[colour]}) has no wall space: to the floor"))
+    events.append(ev("no-space", "azul.wall.no-space", who, 0, f"line {row + 1} ({COLOURS[colour]}) has no wall space: to the floor"))
     board.line_colour[row] = EMPTY
     board.line_count[row] = 0

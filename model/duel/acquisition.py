@@ -13,7 +13,7 @@ from model.duel.dome import matching_cells
 from model.duel.state import NUM_SMALL, SLOT_CELLS, Pending, Player
 from model.duel.supply import refill_display
 from model.errors import RuleLoopError
-from model.events import Event
+from model.events import Event, ev
 
 if TYPE_CHECKING:
     from model.duel.engine import Game
@@ -48,7 +48,7 @@ def draw_plate(g: Game, who: int, args: tuple[int, ...], events: list[Event]) ->
         cite("duel.score.floor")
         cite_alternative("duel.plate.draw-at-zero", "free-at-zero")
     pl.score -= paid
-    events.append(Event("pay", "duel.acquire.plate.draw", who, -paid, "draws a face-down plate"))
+    events.append(ev("pay", "duel.acquire.plate.draw", who, -paid, "draws a face-down plate"))
     s.pending = Pending("draw", who, (), drawn + (s.pile.pop(0),))
 
 
@@ -67,8 +67,7 @@ def put_plate(g: Game, who: int, args: tuple[int, ...], events: list[Event]) -> 
     p = s.pending
     assert p is not None
     place_plate(g, s.players[who], p.data[0], *args)
-    events.append(Event("plate", "duel.acquire.plate.placement", who,
-                        detail=f"P{p.data[0]:02d} on space {args[0] + 1} r{args[1]}"))
+    events.append(ev("plate", "duel.acquire.plate.placement", who, 0, f"P{p.data[0]:02d} on space {args[0] + 1} r{args[1]}"))
     if p.data[1]:                      # an opening pick
         s.pending = None
         after_opening_pick(g, events)
@@ -141,7 +140,7 @@ def chip(g: Game, who: int, args: tuple[int, ...], events: list[Event]) -> None:
                             f"more than the {NUM_SMALL} small Factories hold")
     if pl.chips_this_round > 2:
         cite_alternative("duel.chips.per-round", "no-cap")
-    events.append(Event("chip", "duel.acquire.chip.take", who, detail=f"takes C{fac.chip:02d}"))
+    events.append(ev("chip", "duel.acquire.chip.take", who, 0, f"takes C{fac.chip:02d}"))
     fac.chip = 0
     fac.chip_revealed = False
     end_turn(g, who, events)
@@ -150,7 +149,7 @@ def chip(g: Game, who: int, args: tuple[int, ...], events: list[Event]) -> None:
 def pass_turn(g: Game, who: int, args: tuple[int, ...], events: list[Event]) -> None:
     cite("duel.acquire.pass")
     g.state.players[who].passed = True
-    events.append(Event("pass", "duel.acquire.pass", who, detail="cannot act"))
+    events.append(ev("pass", "duel.acquire.pass", who, 0, "cannot act"))
     end_turn(g, who, events)
 
 
@@ -208,7 +207,7 @@ def reveal(g: Game, f: int, events: list[Event], clause: str) -> None:
     cite("duel.acquire.chip.accessible")
     if fac.chip and not fac.chip_revealed:
         fac.chip_revealed = True
-        events.append(Event("reveal-chip", clause, detail=f"Factory {f} is empty: C{fac.chip:02d} revealed"))
+        events.append(ev("reveal-chip", clause, None, 0, f"Factory {f} is empty: C{fac.chip:02d} revealed"))
 
 
 def moon_pick(g: Game, who: int, c: int, events: list[Event]) -> None:
@@ -232,8 +231,7 @@ def moon_pick(g: Game, who: int, c: int, events: list[Event]) -> None:
             cite("duel.acquire.moon.start-player-tile")
             s.large.start_tile = False
             s.players[who].start_tile = True
-            events.append(Event("start-tile", "duel.acquire.moon.start-player-tile", who,
-                                detail="takes the Starting player tile"))
+            events.append(ev("start-tile", "duel.acquire.moon.start-player-tile", who, 0, "takes the Starting player tile"))
     s.pending = Pending("line", who, (c, n), ())
 
 
@@ -247,7 +245,7 @@ def break_tiles(g: Game, pl: Player, colour: int, n: int, events: list[Event], w
     if n > kept:
         cite("duel.broken.capacity")
         g.state.tower[colour] += n - kept
-    events.append(Event("broken", clause, who, detail=f"{n} {COLOURS[colour]} broken"
+    events.append(ev("broken", clause, who, 0, f"{n} {COLOURS[colour]} broken"
                         + (f", {n - kept} to the Tower" if n > kept else "")))
 
 
@@ -273,7 +271,7 @@ def place_tiles(g: Game, who: int, colour: int, n: int, args: tuple[int, ...], e
     pl.line_count[i] += placed
     if RECORDER.enabled and not matching_cells(pl, i, colour):
         cite("duel.lines.premature")
-    events.append(Event("line", "duel.lines.one-line", who, detail=f"{placed} {COLOURS[colour]} on line {line}"))
+    events.append(ev("line", "duel.lines.one-line", who, 0, f"{placed} {COLOURS[colour]} on line {line}"))
     if n > placed:
         break_tiles(g, pl, colour, n - placed, events, who,
                     "duel.lines.overflow" if placed == room else "duel.broken.stack")
@@ -303,7 +301,7 @@ def end_turn(g: Game, who: int, events: list[Event]) -> None:
         cite("duel.acquire.turn-order")
     s.to_move = nxt
     if nxt < 0:
-        events.append(Event("stalled", "duel.acquire.end", detail="nobody can act and the phase cannot end"))
+        events.append(ev("stalled", "duel.acquire.end", None, 0, "nobody can act and the phase cannot end"))
 
 
 def acquisition_over(g: Game) -> bool:

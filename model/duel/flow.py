@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from model.clauses import cite, cite_edge
 from model.duel.phases import check_transition
-from model.events import Event
+from model.events import Event, ev
 
 if TYPE_CHECKING:
     from model.duel.engine import Game
@@ -21,5 +21,5 @@ def change_phase(g: Game, target: str, events: list[Event]) -> None:
     check_transition(s.phase, target)
     cite("duel.round.structure")
     cite_edge(s.phase, target)
-    events.append(Event("phase", "duel.round.structure", detail=f"{s.phase} -> {target} (round {s.round})"))
+    events.append(ev("phase", "duel.round.structure", None, 0, f"{s.phase} -> {target} (round {s.round})"))
     s.phase = target

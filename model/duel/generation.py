@@ -99,7 +99,11 @@ def turn_actions(g: Game, who: int) -> list[Action]:
             exposed[fac.moon[-1]] = 1
     out += _moon_actions(*exposed)
     if pl.chips_this_round < 2 or not rules.chip_cap:
-        out.extend(CHIP[f] for f, fac in enumerate(s.small, 1) if fac.chip_revealed and fac.chip)
+        f = 0
+        for fac in s.small:
+            f += 1
+            if fac.chip_revealed and fac.chip:
+                out.append(CHIP[f])
     elif any(fac.chip_revealed for fac in s.small):
         cite("duel.acquire.chip.limit")
         cite_alternative("duel.chips.per-round", "hard-cap")

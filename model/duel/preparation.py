@@ -9,7 +9,7 @@ from model.duel import flow, tiling
 from model.duel.scoring import tablet_points
 from model.duel.state import Player
 from model.duel.supply import fill_factories, refill_display
-from model.events import Event
+from model.events import Event, ev
 
 if TYPE_CHECKING:
     from model.duel.engine import Game
@@ -82,7 +82,7 @@ def score_player_tablets(g: Game, who: int, pl: Player, events: list[Event]) -> 
             tiling.lose(g, pl, loss, who, events, "duel.end.tablets-scored", side)
     for side, pts in gains:
         pl.score += pts
-        events.append(Event("tablet", "duel.end.tablets-scored", who, pts, side))
+        events.append(ev("tablet", "duel.end.tablets-scored", who, pts, side))
     if alt == "net-then-floor":
         for side, loss in losses:
             tiling.lose(g, pl, loss, who, events, "duel.end.tablets-scored", side)

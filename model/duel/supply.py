@@ -8,13 +8,13 @@ from model.duel.colours import COLOURS
 from model.duel.ruleset import Ruleset
 from model.duel.state import GameState, SmallFactory
 from model.errors import RuleLoopError
-from model.events import Event
+from model.events import Event, ev
 
 
 def restock_bag(state: GameState, events: list[Event], why: str = "") -> None:
     """Every tile of the Tower into the bag (duel.prep.bag-restock)."""
     cite("duel.prep.bag-restock")
-    events.append(Event("restock", "duel.prep.bag-restock", detail=f"{sum(state.tower)} tiles from the Tower{why}"))
+    events.append(ev("restock", "duel.prep.bag-restock", None, 0, f"{sum(state.tower)} tiles from the Tower{why}"))
     for c in range(5):
         state.bag[c] += state.tower[c]
         state.tower[c] = 0
@@ -77,8 +77,7 @@ def fill_large(state: GameState, rules: Ruleset, chance: Chance, events: list[Ev
         cite("duel.setup.large-factory.monochrome-redraw")
         cite_alternative("duel.refill.monochrome", method)
         mono = sun.index(5)
-        events.append(Event("redraw", "duel.setup.large-factory.monochrome-redraw",
-                            detail=f"5 {COLOURS[mono]} tiles on the large Factory ({method})"))
+        events.append(ev("redraw", "duel.setup.large-factory.monochrome-redraw", None, 0, f"5 {COLOURS[mono]} tiles on the large Factory ({method})"))
         if not any(state.bag[c] for c in range(5) if c != mono):
             alt = rules.choices["duel.refill.monochrome-unavoidable"]
             cite_alternative("duel.refill.monochrome-unavoidable", alt)
@@ -86,8 +85,7 @@ def fill_large(state: GameState, rules: Ruleset, chance: Chance, events: list[Ev
                 # The Tower holds another colour: it goes into the bag and the redraw goes on.
                 restock_bag(state, events, f" (the bag held no other colour than {COLOURS[mono]}; {alt})")
             else:
-                events.append(Event("redraw-impossible", "duel.setup.large-factory.monochrome-redraw",
-                                    detail=f"the bag holds no other colour than {COLOURS[mono]} ({alt})"))
+                events.append(ev("redraw-impossible", "duel.setup.large-factory.monochrome-redraw", None, 0, f"the bag holds no other colour than {COLOURS[mono]} ({alt})"))
                 if alt == "leave-empty":
                     state.bag[mono] += 5
                     sun[mono] = 0
@@ -124,8 +122,7 @@ def fill_factories(state: GameState, rules: Ruleset, chance: Chance, events: lis
     if short and not any(state.bag) and not any(state.tower):   # not a large sun left empty by a redraw rule
         cite("duel.prep.rare-empty")
         cite_alternative("duel.prep.refill-order", order)       # the order decided which ran short
-        events.append(Event("tiles-ran-out", "duel.prep.rare-empty",
-                            detail="bag and Tower are empty; some Factories are not filled"))
+        events.append(ev("tiles-ran-out", "duel.prep.rare-empty", None, 0, "bag and Tower are empty; some Factories are not filled"))
 
 
 def fill_small(state: GameState, chance: Chance, events: list[Event]) -> None:
@@ -144,8 +141,7 @@ def fill_small(state: GameState, chance: Chance, events: list[Event]) -> None:
             if not factory.has_tiles:
                 cite("duel.prep.rare-empty")
                 factory.chip_revealed = True
-                events.append(Event("reveal-chip", "duel.prep.rare-empty",
-                                    detail=f"Factory {f} has no tiles; its chip C{chip:02d} is revealed"))
+                events.append(ev("reveal-chip", "duel.prep.rare-empty", None, 0, f"Factory {f} has no tiles; its chip C{chip:02d} is revealed"))
 
 
 def refill_display(state: GameState, clause: str) -> None:

@@ -12,7 +12,7 @@ from model.duel.dome import band_full, matching_cells
 from model.duel.scoring import broken_penalty, special_row_points, tile_points
 from model.duel.state import CELL_SLOT, LINES, SLOT_CELLS, Pending, Player
 from model.errors import RuleLoopError
-from model.events import Event
+from model.events import Event, ev
 
 if TYPE_CHECKING:
     from model.duel.engine import Game
@@ -50,7 +50,7 @@ def bonus(g: Game, who: int, args: tuple[int, ...], events: list[Event]) -> None
         detail = f"line {line + 1} completed with {spent}"
     else:                              # only under duel.bonus.unmovable-line=spend-anyway
         detail = f"chips {spent} spent on line {line + 1}, which still cannot move: no free matching space"
-    events.append(Event("bonus", "duel.bonus.complete-line", who, detail=detail))
+    events.append(ev("bonus", "duel.bonus.complete-line", who, 0, detail))
     # end: duel.bonus.complete-line
     # rule: duel.tiling.top-to-bottom
     s.pending = None
@@ -220,8 +220,7 @@ def move_line_to_dome(g: Game, who: int, line: int, cell: int, events: list[Even
         s.tower[colour] += count - 1
     points = tile_points(pl.dome_tile, cell)
     pl.score += points
-    events.append(Event("score", "duel.tiling.move-rightmost", who, points,
-                        f"{COLOURS[colour]} to row {line + 1} column {cell % 6 + 1}"))
+    events.append(ev("score", "duel.tiling.move-rightmost", who, points, f"{COLOURS[colour]} to row {line + 1} column {cell % 6 + 1}"))
     slot = CELL_SLOT[cell]
     plate_cells = SLOT_CELLS[slot]
     special = [c for c in plate_cells if pl.dome_space[c] == SPECIAL]
@@ -240,8 +239,7 @@ def move_line_to_dome(g: Game, who: int, line: int, cell: int, events: list[Even
                 row = line
         bonus = special_row_points(g.rules, row)
         pl.score += bonus
-        events.append(Event("score", "duel.plate.special-space", who, bonus,
-                            f"Special tile in row {space_row + 1}"
+        events.append(ev("score", "duel.plate.special-space", who, bonus, f"Special tile in row {space_row + 1}"
                             + (f" (row {row + 1}'s points)" if row != space_row else "")))
 
 
@@ -265,4 +263,4 @@ def lose(g: Game, pl: Player, loss: int, who: int, events: list[Event], clause: 
     if actual < loss:
         cite("duel.score.floor")
     pl.score -= actual
-    events.append(Event("penalty", clause, who, -actual, why + (f" (floor: {loss} due)" if actual < loss else "")))
+    events.append(ev("penalty", clause, who, -actual, why + (f" (floor: {loss} due)" if actual < loss else "")))

@@ -181,5 +181,5 @@ STEER: dict[str, str] = {
     "duel.acquire.pass.permanent=recheck": "pass-with-token-before-round-5",
 }
 
-SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS,
+SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS, readings=True,
                      steer=STEER)
