@@ -107,3 +107,21 @@ def test_a_boards_best_line_is_the_best_line_written_out() -> None:
                 assert board.best_line(colour, count) == _best_line(pl, colour, count), (colour, count)
                 n += 1
     assert n > 10_000
+
+
+def test_a_boards_plate_values_are_the_rule_written_out() -> None:
+    """`_Board.placement` works out a plate's spaces once per band of Dome rows and rotation and
+    `moon_tops` the small moons' top tiles once per choice: the values are those of the rule."""
+    seen = 0
+    for game in _positions(range(2)):
+        s = game.state
+        for pl in s.players:
+            board = _Board(game, pl)                    # one board for every plate, slot and rotation
+            for plate in (p for p in s.display if p):
+                for slot in range(9):
+                    for rot in range(4):
+                        seen += 1
+                        assert board.placement(plate, slot, rot) == _placement_by_the_rule(game, pl, plate, slot, rot)
+            for colour in range(5):
+                assert board.moon_tops().count(colour) == sum(1 for f in s.small if f.moon and f.moon[-1] == colour)
+    assert seen > 1000

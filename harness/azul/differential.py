@@ -287,17 +287,57 @@ def refused_takes(game: Game) -> list[str]:
     return [str(a) for a in takes if game.why_illegal(a) is not None]
 
 
-POLICIES = ("uniform", "floor-first")
+POLICIES = ("uniform",)
 
 
 def choose(policy: str, legal: Sequence[Any], rng: random.Random) -> Any:
-    """uniform: any legal action alike. floor-first: factories before the centre, the floor line
-    more often than not (fills floors before the marker is taken: marker-on-full-floor, the lid)."""
-    if policy == "uniform":
-        return rng.choice(legal)
-    factory = [a for a in legal if a.args[0] != CENTRE_SOURCE] or list(legal)
-    floor = [a for a in factory if a.args[2] == FLOOR]
-    return rng.choice(floor if floor and rng.random() < 0.7 else factory)
+    """uniform: any legal action alike. The rare situations random play does not reach (a marker taken
+    onto a full floor, a short refill) are compared on the search's witnesses instead (`witness_case`)."""
+    return rng.choice(legal)
+
+
+class _Recording:
+    """A scenario's chance, with every tile it gives out recorded (the case's draws after set-up)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.draws: list[int] = []
+
+    def draw_tile(self, bag: Sequence[int]) -> int:
+        colour = int(self.inner.draw_tile(bag))
+        self.draws.append(colour)
+        return colour
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def witness_case(path: Path, interpretations: Mapping[str, str] | None = None) -> Case:
+    """A committed search witness (fixtures/azul/witnesses/, written by `azul-rules search`) as a
+    lockstep case: its players and actions, its draws from set-up on (set-up's read off the displays,
+    display by display; then those its replay takes from the file's script), our model under
+    `interpretations` (default: the file's own). The search reaches situations random games do not (a
+    marker taken onto a full floor, a short refill), so the peer is compared there on these games.
+    UserError for a gray-wall witness (the peer has no gray wall) or one that does not replay."""
+    from harness.azul.scenarios.position import build_game
+    from harness.scenarios import load_scenario
+
+    scenario = load_scenario(path)
+    if scenario.given.get("wall", "coloured") != "coloured":
+        raise UserError(f"{path}: a gray-wall witness; the peer has no gray wall")
+    game, _ = build_game(scenario)
+    draws = [c for f in game.state.factories for c in range(NUM_COLOURS) for _ in range(f[c])]
+    recording = _Recording(game.chance)
+    game.chance = recording
+    first = game.state.starter
+    try:
+        for step in scenario.steps:
+            game.apply(parse_action(step.action))
+    except (IllegalAction, NotationError, ChanceScriptError) as exc:
+        raise UserError(f"{path}: the witness does not replay: {exc}") from None
+    readings = scenario.interpretations if interpretations is None else interpretations
+    return Case(game.state.players, first, tuple(draws + recording.draws), tuple(s.action for s in scenario.steps),
+                None, tuple(sorted(dict(readings).items())))
 
 
 def play(seed: int, players: int, *, workarounds: Iterable[str] = WORKAROUNDS,

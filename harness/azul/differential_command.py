@@ -35,8 +35,8 @@ MAX_STEPS_DEFAULT = 1000
               help="Write every finding group with its shrunk case here.")
 @click.option("--probes", type=click.IntRange(0), default=0, show_default=True,
               help="Actions our model refuses, tried in a copy of the peer at every step (legality check).")
-@click.option("--policy", type=click.Choice(["uniform", "floor-first"]), default="uniform", show_default=True,
-              help="How the random games choose among legal actions.")
+@click.option("--policy", type=click.Choice(["uniform"]), default="uniform", show_default=True,
+              help="How the random games choose among legal actions (rare situations: --replay a search witness).")
 @click.option("--raw", is_flag=True, help="No workarounds: the peer's classified bugs are not undone.")
 @click.option("--interpretation", "interps", multiple=True, metavar="ID=ALT",
               help="Run our model under this alternative (repeatable).")
@@ -48,7 +48,9 @@ MAX_STEPS_DEFAULT = 1000
 @click.option("--known", "known_path", type=click.Path(dir_okay=False, path_type=Path), default=KNOWN_DEFAULT,
               show_default=True, help="Classified differences (tests/azul/peer-differences.toml).")
 @click.option("--replay", "replay_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              default=None, help="Replay one case (a JSON object, or a --json file's first finding).")
+              default=None, help="Replay one case (a JSON object, or a --json file's first finding), or a search "
+                                 "witness (fixtures/azul/witnesses/*.toml; ours under its readings unless "
+                                 "--interpretation is given).")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Worker processes.")
 @cluster_option
 def differential_command(games: int, seed: int, players: tuple[str, ...], json_path: Path | None, probes: int,
@@ -68,7 +70,7 @@ def differential_command(games: int, seed: int, players: tuple[str, ...], json_p
     workarounds = () if raw else tuple(WORKAROUNDS)
     overrides = parse_overrides("azul", interps)   # the shared ID=ALT parsing and check
     if replay_path is not None:
-        raise SystemExit(_replay(console, replay_path, workarounds, known))
+        raise SystemExit(_replay(console, replay_path, workarounds, known, overrides))
     counts = tuple(int(p) for p in players) or (2, 3, 4)
     console.print(f"peer: {PEER_NAME}; workarounds: {', '.join(workarounds) or 'none (--raw)'}; policy {policy}"
                   + (f"; ours under {', '.join(f'{k}={v}' for k, v in overrides.items())}" if overrides else ""),
@@ -182,18 +184,22 @@ def _to_json(run: Any, seed: int, counts: tuple[int, ...], workarounds: tuple[st
     }
 
 
-def _replay(console: Console, path: Path, workarounds: tuple[str, ...], known: list[KnownDifference]) -> int:
-    from harness.azul.differential import Case, CaseInvalid, classify, confirm_interpretation, replay
+def _replay(console: Console, path: Path, workarounds: tuple[str, ...], known: list[KnownDifference],
+            overrides: dict[str, str] | None = None) -> int:
+    from harness.azul.differential import Case, CaseInvalid, classify, confirm_interpretation, replay, witness_case
 
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise UserError(f"{path}: {exc}") from None
-    if isinstance(data, dict) and "findings" in data:
-        if not data["findings"]:
-            raise UserError(f"{path}: no findings to replay")
-        data = data["findings"][0]["case"]
-    case = Case.from_json(data, str(path))
+    if path.suffix == ".toml":
+        case = witness_case(path, overrides or None)
+    else:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UserError(f"{path}: {exc}") from None
+        if isinstance(data, dict) and "findings" in data:
+            if not data["findings"]:
+                raise UserError(f"{path}: no findings to replay")
+            data = data["findings"][0]["case"]
+        case = Case.from_json(data, str(path))
     try:
         f = replay(case, workarounds)
     except CaseInvalid as exc:

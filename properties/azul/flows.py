@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind
 from model.azul.colours import COLOURS, EMPTY, NUM_COLOURS, ROWS, TILES_PER_COLOUR
@@ -67,67 +68,81 @@ def _wall(who: int, row: int) -> Loc:
 def table_delta(a: AzulState, b: AzulState) -> dict[int, dict[Loc, int]]:
     """Per colour, the change of tiles at every location the step changed (non-zero entries only):
     the places are compared first, so a step that touched two places costs two comparisons."""
-    d: dict[int, dict[Loc, int]] = {}
-
-    def add(colour: int, loc: Loc, n: int) -> None:
-        if n and 0 <= colour < NUM_COLOURS:
-            at = d.setdefault(colour, {})
-            at[loc] = at.get(loc, 0) + n
+    d: dict[tuple[int, Loc], int] = {}
+    get = d.get
 
     def counts(loc: Loc, old: Sequence[int], new: Sequence[int]) -> None:
-        if old != new:
-            for c in range(NUM_COLOURS):
-                add(c, loc, new[c] - old[c])
-    counts(BAG, a.bag, b.bag)
-    counts(LID, a.lid, b.lid)
-    counts(CENTRE_LOC, a.centre, b.centre)
+        for c in range(NUM_COLOURS):
+            if old[c] != new[c]:
+                d[(c, loc)] = get((c, loc), 0) + new[c] - old[c]
+    if a.bag != b.bag:
+        counts(BAG, a.bag, b.bag)
+    if a.lid != b.lid:
+        counts(LID, a.lid, b.lid)
+    if a.centre != b.centre:
+        counts(CENTRE_LOC, a.centre, b.centre)
     for f, (fa, fb) in enumerate(zip(a.factories, b.factories, strict=True)):
-        counts(("factory", f, -1), fa, fb)
+        if fa != fb:
+            counts(("factory", f, -1), fa, fb)
     for who, (ba, bb) in enumerate(zip(a.boards, b.boards, strict=True)):
+        if ba == bb:
+            continue                                      # an unchanged board (most boards of a step)
         if ba.line_count != bb.line_count or ba.line_colour != bb.line_colour:
             for row in range(ROWS):
-                if (ba.line_count[row], ba.line_colour[row]) != (bb.line_count[row], bb.line_colour[row]):
-                    add(ba.line_colour[row], _line(who, row), -ba.line_count[row])
-                    add(bb.line_colour[row], _line(who, row), bb.line_count[row])
+                was, now = ba.line_colour[row], bb.line_colour[row]
+                if ba.line_count[row] != bb.line_count[row] or was != now:
+                    loc = _line(who, row)
+                    if 0 <= was < NUM_COLOURS:
+                        d[(was, loc)] = get((was, loc), 0) - ba.line_count[row]
+                    if 0 <= now < NUM_COLOURS:
+                        d[(now, loc)] = get((now, loc), 0) + bb.line_count[row]
         if ba.wall != bb.wall:
             for cell, (x, y) in enumerate(zip(ba.wall, bb.wall, strict=True)):
                 if x != y:
-                    add(x, _wall(who, cell // ROWS), -1)
-                    add(y, _wall(who, cell // ROWS), 1)
+                    loc = _wall(who, cell // ROWS)
+                    if 0 <= x < NUM_COLOURS:
+                        d[(x, loc)] = get((x, loc), 0) - 1
+                    if 0 <= y < NUM_COLOURS:
+                        d[(y, loc)] = get((y, loc), 0) + 1
         if ba.floor != bb.floor:
-            for t in ba.floor:
-                add(t, _floor(who), -1)                   # the marker is not a colour: `add` skips it
-            for t in bb.floor:
-                add(t, _floor(who), 1)
-    return {c: {loc: n for loc, n in at.items() if n} for c, at in d.items()}
+            loc = _floor(who)
+            for sign, floor in ((-1, ba.floor), (1, bb.floor)):
+                for t in floor:
+                    if 0 <= t < NUM_COLOURS:           # the marker is not a colour
+                        d[(t, loc)] = get((t, loc), 0) + sign
+    out: dict[int, dict[Loc, int]] = {}
+    for (c, loc), n in d.items():
+        if n:
+            out.setdefault(c, {})[loc] = n
+    return out
 
 
-def allowed_edges(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event],
-                  colour: int) -> dict[Loc, set[Loc]]:
-    """The flows of one colour the step may make (see the table above): the action's, then the
-    phases' (the same for every step that ran through the same phases: built once, `_phase_edges`)."""
-    span = tiled_span(before, after, offer_ended(events))
-    refill = after.round != before.round
-    phase = _phase_edges(before.players, len(before.factories), span, span is not None and after.phase != TILING,
-                         refill, refill and any(e.kind == "bag-from-lid" for e in events))
-    succ: dict[Loc, set[Loc]] = {a: set(b) for a, b in phase.items()}
+@functools.lru_cache(maxsize=8192)
+def _reach_of(phase: tuple[object, ...], take: Action | None, taken: bool, me: int,
+              marker_in_centre: bool) -> dict[Loc, frozenset[Loc]]:
+    """`_closure` of the phases' flows and the flows of a colour the step's own take (None: the step
+    took nothing during the offer) may make: of the taken colour (`taken`) or another, by seat `me`,
+    the marker in the centre or not."""
+    return _closure(phase, _action_edges(take, taken, me, marker_in_centre))
 
-    def edge(a: Loc, b: Loc) -> None:
-        succ.setdefault(a, set()).add(b)
-    if action is not None and action.kind is Kind.TAKE and before.phase == OFFER:
-        source, taken, dest = action.args[:3]
-        me = before.to_move
-        src = CENTRE_LOC if source == CENTRE_SOURCE else ("factory", source, -1)
-        if colour == taken:
-            if dest < FLOOR:
-                edge(src, _line(me, dest))
-            edge(src, _floor(me))
-            edge(src, LID)
-        elif source != CENTRE_SOURCE:
-            edge(src, CENTRE_LOC)
-        if source == CENTRE_SOURCE and before.marker == CENTRE:
-            edge(_floor(me), LID)            # displace-to-lid; the marker check says whether it may
-    return succ
+
+def _action_edges(take: Action | None, taken: bool, me: int, marker_in_centre: bool) -> tuple[tuple[Loc, Loc], ...]:
+    """The flows of one colour the step's own take may make (see the table above)."""
+    if take is None:
+        return ()
+    source, _, dest = take.args[:3]
+    src = CENTRE_LOC if source == CENTRE_SOURCE else ("factory", source, -1)
+    out: list[tuple[Loc, Loc]] = []
+    if taken:
+        if dest < FLOOR:
+            out.append((src, _line(me, dest)))
+        out.append((src, _floor(me)))
+        out.append((src, LID))
+    elif source != CENTRE_SOURCE:
+        out.append((src, CENTRE_LOC))
+    if source == CENTRE_SOURCE and marker_in_centre:
+        out.append((_floor(me), LID))            # displace-to-lid; the marker check says whether it may
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=512)
@@ -179,7 +194,7 @@ def _label(loc: Loc) -> str:
     return f"P{owner + 1} {place}" + (f" {row + 1}" if row >= 0 else "")
 
 
-def _routable(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, set[Loc]]) -> list[str]:
+def _routable(out_of: dict[Loc, int], into: dict[Loc, int], reach: Mapping[Loc, AbstractSet[Loc]]) -> list[str]:
     """Can the tiles that left places have gone to the places that gained tiles along allowed flows?
     When more left than arrived (or the other way round) the difference appeared or vanished, which
     is tile-conservation's finding: only as many as the smaller side are routed. A bipartite
@@ -193,7 +208,7 @@ def _routable(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, set
     return [f"tiles from {a} that no allowed flow takes to {' / '.join(_label(b) for b in into)}" for a in stuck]
 
 
-def _match(sources: dict[Loc, int], sinks: dict[Loc, int], reach: dict[Loc, set[Loc]]) -> list[str]:
+def _match(sources: dict[Loc, int], sinks: dict[Loc, int], reach: Mapping[Loc, AbstractSet[Loc]]) -> list[str]:
     """The sources (labels) some of whose units find no sink, the most constrained routed first."""
     need = dict(sinks)
     stuck: list[str] = []
@@ -206,7 +221,7 @@ def _match(sources: dict[Loc, int], sinks: dict[Loc, int], reach: dict[Loc, set[
     return stuck
 
 
-def _augment(a: Loc, need: dict[Loc, int], assigned: dict[Loc, dict[Loc, int]], reach: dict[Loc, set[Loc]],
+def _augment(a: Loc, need: dict[Loc, int], assigned: dict[Loc, dict[Loc, int]], reach: Mapping[Loc, AbstractSet[Loc]],
              seen: set[Loc]) -> bool:
     """Send one more unit from `a`: to a place still needing one, or to a place another source fills
     whose unit can move elsewhere (depth bounded by the number of places)."""
@@ -229,21 +244,77 @@ def _augment(a: Loc, need: dict[Loc, int], assigned: dict[Loc, dict[Loc, int]], 
 
 
 def flow_problems(before: AzulState, after: AzulState, action: Action | None, events: Sequence[Event]) -> list[str]:
-    """Every movement of the step the flow table does not allow, and the offer's and marker's rules."""
+    """Every movement of the step the flow table does not allow, and the offer's and marker's rules.
+    The places each place may reach are worked out once per kind of step (`_closure`: the phases
+    the step ran through and the action's own flows for the colour); a colour whose every departure
+    place reaches every arrival place, or that left one place or reached one place, is then settled
+    by reach alone (every unit can go any of the ways: `_one_way`), the others by the matching."""
     what = f"'{action}'" if action is not None else "the step"
     out: list[str] = []
+    key: tuple[object, ...] | None = None
+    take = action if action is not None and action.kind is Kind.TAKE and before.phase == OFFER else None
     for colour, change in sorted(table_delta(before, after).items()):
         out_of = {loc: -n for loc, n in change.items() if n < 0}
         into = {loc: n for loc, n in change.items() if n > 0}
         if not out_of or not into:
             continue                   # appeared or vanished: tile-conservation reports it
-        succ = allowed_edges(before, after, action, events, colour)
-        reach = {a: _reach(succ, a) for a in out_of}
+        if key is None:
+            span = tiled_span(before, after, offer_ended(events))
+            refill = after.round != before.round
+            key = (before.players, len(before.factories), span, span is not None and after.phase != TILING,
+                   refill, refill and any(e.kind == "bag-from-lid" for e in events))
+        reach = _reach_of(key, take, take is not None and colour == take.args[1], before.to_move,
+                          before.marker == CENTRE)
+        if _one_way(out_of, into, reach) or _greedy_fits(out_of, into, reach):
+            continue
         out += [f"{what} moved {COLOURS[colour]} {m}" for m in _routable(out_of, into, reach)]
     out += _wall_rules(before, after, what)
     out += _offer_rules(before, after, action, events, what)
     out += marker_problems(before, after, action, events, what)
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _closure(phase: tuple[object, ...], extra: tuple[tuple[Loc, Loc], ...]) -> dict[Loc, frozenset[Loc]]:
+    """Each place -> every other place its tiles may reach along the phases' flows (`phase`: the
+    arguments of `_phase_edges`) and the action's `extra` flows."""
+    succ: dict[Loc, set[Loc]] = {a: set(b) for a, b in _phase_edges(*phase).items()}
+    for a, b in extra:
+        succ.setdefault(a, set()).add(b)
+    return {a: frozenset(_reach(succ, a)) for a in succ}
+
+
+_NOWHERE: frozenset[Loc] = frozenset()
+
+
+def _one_way(out_of: dict[Loc, int], into: dict[Loc, int], reach: Mapping[Loc, frozenset[Loc]]) -> bool:
+    """A sufficient test that `_routable` finds nothing: every place the tiles left reaches every place
+    that gained (each unit may go to any of them; it covers tiles that left one place, or reached one
+    place). False means "not settled here", never "not routable"."""
+    return all(into.keys() <= reach.get(a, _NOWHERE) for a in out_of)
+
+
+def _greedy_fits(out_of: dict[Loc, int], into: dict[Loc, int], reach: Mapping[Loc, AbstractSet[Loc]]) -> bool:
+    """A quick sufficient test that `_routable` finds nothing: the smaller side's units routed the way
+    `_routable` routes them, the places with the fewest ways first, each taking what it can in
+    turn. True is a routing found; False means "not found this way" (the matching then decides)."""
+    if sum(into.values()) < sum(out_of.values()):        # arrivals back to departures
+        units, room = into, dict(out_of)
+        ways = {b: [a for a in out_of if b in reach.get(a, _NOWHERE)] for b in into}
+    else:
+        units, room = out_of, dict(into)
+        ways = {a: [b for b in into if b in reach.get(a, _NOWHERE)] for a in out_of}
+    for x in sorted(units, key=lambda x: (len(ways[x]), x)):
+        left = units[x]
+        for y in ways[x]:
+            moved = min(left, room[y])
+            room[y] -= moved
+            left -= moved
+            if not left:
+                break
+        if left:
+            return False
+    return True
 
 
 def _wall_rules(before: AzulState, after: AzulState, what: str) -> list[str]:

@@ -38,17 +38,14 @@ COMBINATIONS: tuple[dict[str, str], ...] = (
 )
 
 # Rows whose situation uniform 2-player play (almost) never reaches: how the matrix plays them
-# (properties/azul/policy.py). Each row's `decided` is still counted from the model's citations.
+# (properties/azul/policy.py). Each row's `decided` is still counted from the model's citations; a row
+# that never decides in its games but has a committed `azul-rules search --decide` witness
+# (fixtures/azul/witnesses/) is shown as decided by that witness (harness/found_by_search.py): the
+# full floor at the marker (marker-on-full-floor), a short refill (fill-order=round-robin) and a
+# round nobody takes from the centre (marker-untaken=next-clockwise) are found by the search.
 ROW_SETUPS: dict[str, RowSetup] = {
     # the point is the gray wall's: on the coloured wall no line is ever unplaceable
     "azul.gray.unplaceable-line=refused": RowSetup(context={WALL_SIDE: "gray"}),
-    # the marker's first centre pick must find a full floor line
-    "azul.offer.marker-on-full-floor=displace-to-lid": RowSetup(policy="floor-first", players=4),
-    "azul.offer.marker-on-full-floor=beside-floor-one-point": RowSetup(policy="floor-first", players=4),
-    # tiles that run short at a refill: `hoard` (4 players) runs the bag and lid down
-    "azul.prep.fill-order=round-robin": RowSetup(policy="hoard", players=4),
-    # a round nobody takes from the centre: every factory emptied by one take (a low supply)
-    "azul.offer.marker-untaken=next-clockwise": RowSetup(policy="hoard", players=4),
     # the order of the marker and a centre pick's surplus on the floor changes nothing under the default
     # marker cost (every covered space costs its value): the row plays under one-point, where it does
     "azul.offer.marker-floor-order=tiles-first": RowSetup(context={"azul.floor.marker-cost": "one-point"}),

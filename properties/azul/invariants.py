@@ -252,7 +252,7 @@ def incremental(before: Game, game: Game) -> list[tuple[str, str]]:
     wall changed. `stall` is left to the full check (run at every phase end and the game's end)."""
     a, s = before.state, game.state
     boards = {i: parts for i, (x, y) in enumerate(zip(a.boards, s.boards, strict=True))
-              if (parts := _board_changes(x, y))}       # a Board is exactly these parts
+              if x != y and (parts := _board_changes(x, y))}       # a Board is exactly these parts
     factories = [f for f, (x, y) in enumerate(zip(a.factories, s.factories, strict=True)) if x != y]
     piles = [name for name in PILES if getattr(a, name) != getattr(s, name)]
     out: list[tuple[str, str]] = []

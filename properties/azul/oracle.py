@@ -243,13 +243,16 @@ def expected_points(before: AzulState, after: AzulState, choices: Mapping[str, s
     get = choices.get
     count_both = get("azul.score.single-axis", "skip-single") == "count-both"
     marker_cost = get("azul.floor.marker-cost", "space-value")
-    take = take_of(before, choices, action) if action is not None and action.kind is Kind.TAKE else None
+    take_action = action if action is not None and action.kind is Kind.TAKE else None
     span = tiled_span(before, after, offer_ended(events))
+    game_ends = after.phase == OVER and before.phase != OVER
+    if span is None and not game_ends:            # a quiet step: only a take's marker can cost a point
+        return _quiet_points(before, take_action, marker_cost)
+    take = take_of(before, choices, take_action) if take_action is not None else None
     tiling_over = span is not None and after.phase != TILING
     ending = tiling_over and any(all(b.wall[r * ROWS + c] != EMPTY for c in range(ROWS))
                                  for b in after.boards for r in range(ROWS))
     floor_scored = tiling_over and not (ending and get("azul.end.final-floor", "scored") == "skipped")
-    game_ends = after.phase == OVER and before.phase != OVER
     bonuses_first = (game_ends and ending and floor_scored
                      and get("azul.end.bonus-order", "floor-then-bonuses") == "bonuses-then-floor")
     beside_reading = (get("azul.offer.marker-on-full-floor", "marker-off-floor") == "beside-floor-one-point"
@@ -304,6 +307,18 @@ def expected_points(before: AzulState, after: AzulState, choices: Mapping[str, s
     return out
 
 
+def _quiet_points(before: AzulState, take: Action | None, marker_cost: str) -> dict[int, list[tuple[str, int]]]:
+    """`expected_points` of a take that tiles nothing and ends nothing: no wall, floor or bonus
+    points; the round's first take from the centre costs its taker 1 point at once (never below 0)
+    under azul.floor.marker-cost=one-point-at-pick."""
+    out: dict[int, list[tuple[str, int]]] = {who: [] for who in range(before.players)}
+    if (take is not None and marker_cost == "one-point-at-pick" and take.args[0] == CENTRE_SOURCE
+            and before.marker == CENTRE):
+        who = before.to_move
+        out[who] = [("marker", -min(1, before.boards[who].score))]
+    return out
+
+
 def check_scoring(before: Game, game: Game, events: Sequence[Event], action: Action | None) -> list[str]:
     """Where the step's points differ from the oracle's: each player's told points by category, in
     order, and the score change. Nothing is checked under an alternative the oracle does not know."""
@@ -312,6 +327,9 @@ def check_scoring(before: Game, game: Game, events: Sequence[Event], action: Act
         return []
     a, s = before.state, game.state
     expected = expected_points(a, s, choices, action, events)
+    if (not any(expected.values()) and not any(e.points for e in events)
+            and all(x.score == y.score for x, y in zip(a.boards, s.boards, strict=True))):
+        return []                # nothing due, nothing told, no score changed (most steps)
     out: list[str] = []
     told: dict[int, list[tuple[str, int]]] = {who: [] for who in range(s.players)}
     for e in events:

@@ -1,16 +1,15 @@
-"""Classic Azul play policies: `uniform`, and two biased ones that steer play into situations random
-play almost never reaches, so the interpretation matrix can measure the alternatives that only
-those situations decide (properties/azul/hooks.py ROW_SETUPS). Every policy picks among the legal
-actions only: the games are legal games, just not typical ones.
+"""Classic Azul play policies: `uniform`, and two biased ones that steer play into the two situations
+neither random play nor, within its budget, `azul-rules search` reaches, so the interpretation matrix
+can measure the alternatives only those situations decide (properties/azul/hooks.py ROW_SETUPS). The
+other rare rows (a marker taken onto a full floor, a short refill, a round nobody takes from the
+centre) are decided by the search's committed witnesses (fixtures/azul/witnesses/). Every policy
+picks among the legal actions only: the games are legal games, just not typical ones.
 
-- floor-first: the round's starter fills their floor line from the largest factory piles, the others
-  leave those piles to them, and the starter's first centre pick comes with a full floor (the marker
-  finds no space: azul.offer.marker-on-full-floor).
 - hoard: keep tiles on pattern lines and walls and out of the lid: nothing to the floor, no wall
   row completed (which would end the game), factories before the centre. With 4 players the bag
-  and lid run low, so late rounds are partly filled and nobody has to take from the centre
-  (azul.offer.marker-untaken). It does not reach a round with no tile at all
-  (azul.prep.empty-round): the supply bottoms out at about 4 tiles.
+  and lid run low, and the supply can run down to tiles only seats that never act could use
+  (azul.end.dead-game). It does not reach a round with no tile at all (azul.prep.empty-round): the
+  supply bottoms out at about 4 tiles.
 - lock-up: all 100 tiles on walls and unfinished lines, so that a round starts with no tile at all
   (azul.prep.empty-round; 4 players only: 20 wall tiles without a full row and 10 on lines each).
   Each seat keeps one wall column free (seat p: column p), grows the rest of its wall (completing
@@ -30,7 +29,6 @@ from typing import Any
 from model.azul.actions import CENTRE_SOURCE, FLOOR, Action, Kind
 from model.azul.colours import EMPTY, ROWS, printed_column
 from model.azul.game import Game
-from model.azul.state import CENTRE, FLOOR_SPACES
 from model.clauses import RECORDER
 from properties.policies import BASE_POLICIES, Policy, uniform
 
@@ -44,26 +42,6 @@ def _taken(game: Game, action: Action) -> int:
     source, colour = action.args[0], action.args[1]
     s = game.state
     return s.centre[colour] if source == CENTRE_SOURCE else s.factories[source][colour]
-
-
-def floor_first(game: Game, actions: Sequence[Action], rng: random.Random) -> Action:
-    """The round's starter fills their floor with the largest piles the factories offer and, once it
-    is full, takes from the centre (and so the marker); the others take the smallest factory piles,
-    leaving the large ones, and the centre only when no factory is left."""
-    s = game.state
-    takes = [a for a in actions if a.kind == Kind.TAKE]
-    if not takes:
-        return uniform(game, actions, rng)
-    starter = s.to_move == s.starter
-    full = len(s.boards[s.to_move].floor) >= FLOOR_SPACES
-    score: dict[Action, float] = {}
-    for a in takes:
-        n = _taken(game, a)
-        if a.args[0] == CENTRE_SOURCE:
-            score[a] = 100.0 if starter and full and s.marker == CENTRE else -100.0
-        else:
-            score[a] = (n if starter else -n) + (a.args[2] == FLOOR) / 2
-    return _best(takes, score, rng)
 
 
 # Rounds in which `hoard` hoards; after them it plays uniformly, so the game ends as random games do
@@ -213,4 +191,4 @@ def lock_up(game: Game, actions: Sequence[Action], rng: random.Random) -> Action
     return _best(takes, {a: _lock_score(game, a) for a in takes}, rng)
 
 
-POLICIES: dict[str, Policy] = {**BASE_POLICIES, "floor-first": floor_first, "hoard": hoard, "lock-up": lock_up}
+POLICIES: dict[str, Policy] = {**BASE_POLICIES, "hoard": hoard, "lock-up": lock_up}

@@ -7,19 +7,62 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from model.azul.colours import NUM_COLOURS, ROWS
+from model.azul.dead_game import acting_seats, free_tiles
 from model.azul.game import Game
 from model.azul.start import WALL_SIDE
 from model.azul.start import start as start_game
+from model.azul.walls import free_columns
 from model.chance import ScriptedChance
+from model.clauses import RECORDER
 from properties.azul.hooks import format_tiles as _format
 from properties.search.chance import ChanceRecord
 from properties.search.hooks import Predicate, SearchHooks
 
 
 def view(game: Game) -> dict[str, Any]:
-    """bag, lid, centre: tiles in each."""
+    """bag, lid, centre: tiles in each; free: tiles on no wall and no pattern line (bag, lid,
+    factories, centre, floors); completing: wall rows the next tiling completes (a full line on a row
+    of 4 tiles: the game then ends); to-lid: tiles of full lines the next tiling puts in the lid; options: the (seat, line, colour) completions that could still
+    add a wall tile (model/azul/dead_game.py: 0 is a dead game)."""
     s = game.state
-    return {"bag": sum(s.bag), "lid": sum(s.lid), "centre": sum(s.centre)}
+    free = free_tiles(s)
+    return {"bag": sum(s.bag), "lid": sum(s.lid), "centre": sum(s.centre), "free": sum(free),
+            "to-lid": _to_lid(game), "completing": _completing(game), "options": _wall_options(game, free)}
+
+
+def _to_lid(game: Game) -> int:
+    """Tiles of full pattern lines that the next tiling sends to the lid (all but the one walled)."""
+    return sum(r for b in game.state.boards for r in range(ROWS) if b.line_count[r] == r + 1)
+
+
+def _completing(game: Game) -> int:
+    return sum(1 for b in game.state.boards for r in range(ROWS)
+               if b.line_count[r] == r + 1 and sum(1 for c in b.wall[r * ROWS:(r + 1) * ROWS] if c >= 0) == ROWS - 1)
+
+
+def _wall_options(game: Game, free: list[int]) -> int:
+    """How many (seat, line, colour) could still be completed onto a wall from the free tiles and the
+    line's own (the count behind `walls_can_change`, the released gray lines left out), seats as
+    `acting_seats` says; read without citing (a view cites nothing)."""
+    s, rules = game.state, game.rules
+    was = RECORDER.enabled
+    RECORDER.enabled = False
+    try:
+        seats = acting_seats(s, rules, free)
+    finally:
+        RECORDER.enabled = was
+    n = 0
+    for p in seats:
+        board = s.boards[p]
+        for r in range(ROWS):
+            held = board.line_count[r]
+            for colour in range(NUM_COLOURS):
+                if held and board.line_colour[r] != colour:
+                    continue
+                if free[colour] >= r + 1 - held and free_columns(board.wall, r, colour, rules.gray):
+                    n += 1
+    return n
 
 
 def tiling_scores(at_least: int) -> Predicate:
@@ -55,6 +98,22 @@ def _untaken_centre_distance(v: Mapping[str, Any]) -> float:
     return 40.0 if s.marker != CENTRE else float(sum(s.centre))
 
 
+ENDED = 200.0                 # distance of a game that has ended: the condition can no longer come
+
+
+def _no_tile_distance(v: Mapping[str, Any]) -> float:
+    """Toward a round with no tile at all: every tile on a wall or an unfinished line. The free tiles,
+    those the next tiling sends to the lid, and 25 for every wall row it would complete (that ends
+    the game)."""
+    return ENDED if v["over"] else float(v["free"] + v["to-lid"] + 25 * v["completing"])
+
+
+def _dead_game_distance(v: Mapping[str, Any]) -> float:
+    """Toward a dead game: the wall completions still possible (0: no wall can change again), and
+    25 for every wall row the next tiling would complete."""
+    return ENDED if v["over"] else float(v["options"] + 25 * v["completing"])
+
+
 PREDICATES: dict[str, Predicate] = {
     "bag-empty-at-refill": Predicate("the bag runs out while the factories are refilled (the lid refills it)",
                                      lambda v: "bag-from-lid" in v["kinds"] or "partial-fill" in v["kinds"],
@@ -67,6 +126,13 @@ PREDICATES: dict[str, Predicate] = {
                                       lambda v: "azul.offer.first-from-centre" in v["clauses"]
                                       and any(len(b.floor) >= FLOOR for b in v["state"].boards),
                                       _full_floor_distance),
+    "no-tile-left": Predicate("a round is prepared with no tile at all: every tile on a wall or an unfinished "
+                              "line (azul.prep.empty-round)",
+                              lambda v: "empty-round" in v["kinds"] or "azul.prep.partial-fill" in v["clauses"]
+                              and "stall" in v["kinds"], _no_tile_distance),
+    "dead-game": Predicate("no wall can ever change again while tiles still circulate (azul.end.dead-game)",
+                           lambda v: "dead-game" in v["kinds"] or "azul.end.trigger" in v["clauses"]
+                           and "stall" in v["kinds"], _dead_game_distance),
     "centre-untaken": Predicate("steering toward an offer phase in which nobody takes from the centre; "
                                 "holds at a step that ends the offer phase without taking the marker",
                                 lambda v: "azul.offer.end" in v["clauses"] and "marker" not in v["kinds"],
@@ -79,8 +145,8 @@ STEER: dict[str, str] = {
     "azul.offer.marker-on-full-floor=beside-floor-one-point": "marker-on-full-floor",
     "azul.offer.marker-untaken=next-clockwise": "centre-untaken",
     "azul.prep.fill-order=round-robin": "factory-left-unfilled",
-    "azul.prep.empty-round=stall": "factory-left-unfilled",
-    "azul.end.dead-game=stall": "factory-left-unfilled",
+    "azul.prep.empty-round=stall": "no-tile-left",
+    "azul.end.dead-game=stall": "dead-game",
     "azul.prep.partial-fill": "factory-left-unfilled",
 }
 
@@ -110,6 +176,10 @@ def context_lines(players: int | None, context: Mapping[str, str]) -> tuple[list
 
 _GRAY = {WALL_SIDE: "gray"}
 CONTEXTS: dict[str, dict[str, str]] = {
+    # under the default marker cost every covered space costs its value, so the marker on the last
+    # space costs what the displaced tile did, and that tile reaches the lid at floor scoring anyway:
+    # the reading changes a score only where the marker costs one point
+    "azul.offer.marker-on-full-floor=displace-to-lid": {"azul.floor.marker-cost": "one-point"},
     "azul.gray.unplaceable-line=refused": _GRAY,
     "azul.gray": _GRAY,                       # every clause of the gray wall's chapter
     "azul.wall.no-space": _GRAY,              # a line with no wall space left: only the gray side has one

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from itertools import compress
 
 import attrs
 
@@ -79,9 +80,9 @@ Rows = tuple[frozenset[int], ...]
 def _open_kinds(pl: Player) -> Rows:
     """Per Dome row, the space kinds of its empty cells (a colour fits where its own kind or a
     wild space is: `matching_cells` non-empty)."""
-    tiles, spaces = pl.dome_tile, pl.dome_space
-    return tuple(frozenset([k for k, t in zip(spaces[r:r + 6], tiles[r:r + 6], strict=True) if t == EMPTY])
-                 for r in range(0, 36, 6))
+    empty = [t == EMPTY for t in pl.dome_tile]
+    spaces = pl.dome_space
+    return tuple(frozenset(compress(spaces[r:r + 6], empty[r:r + 6])) for r in range(0, 36, 6))
 
 
 def _fits(rows: Rows, line: int, colour: int) -> bool:
@@ -144,10 +145,22 @@ def _placement_value(game: Game, pl: Player, plate: int, slot: int, rot: int) ->
 
 
 def _best_placement(game: Game, pl: Player, plate: int) -> float:
-    """The best `_placement_value` of a plate over the free Dome spaces and the 4 rotations (0 if none)."""
+    """The best `_placement_value` of a plate over the free Dome spaces and the 4 rotations (0 if none).
+    What the rotations add depends only on the slot's band of Dome rows: worked out once per band."""
     rotations = game.rules.tables.plate(plate).rotations
-    return max((_near(pl, slot) + max(_spaces_value(pl, 2 * (slot // 3), rotations[rot]) for rot in range(4))
-                for slot in range(9) if not pl.plates[slot]), default=0.0)
+    bands: dict[int, float] = {}
+    best: float | None = None
+    for slot in range(9):
+        if pl.plates[slot]:
+            continue
+        top = 2 * (slot // 3)
+        spaces = bands.get(top)
+        if spaces is None:
+            spaces = bands[top] = max(_spaces_value(pl, top, rotations[rot]) for rot in range(4))
+        value = _near(pl, slot) + spaces
+        if best is None or value > best:
+            best = value
+    return 0.0 if best is None else best
 
 
 def _lines_open(pl: Player, rows: Rows) -> list[tuple[int, int, int, frozenset[int], bool]]:
@@ -167,6 +180,8 @@ class _Board:
     lines: dict[tuple[int, int], float] = attrs.field(factory=dict)
     plates: dict[int, float] = attrs.field(factory=dict)
     open_lines: list[tuple[int, int, int, frozenset[int], bool]] | None = None   # `_lines_open`, on first use
+    bands: dict[tuple[int, int, int], float] = attrs.field(factory=dict)   # (plate, band, rotation) -> spaces' value
+    tops: list[int] | None = None                 # `moon_tops`, on first use
 
     @property
     def rows(self) -> Rows:
@@ -200,6 +215,22 @@ class _Board:
             self.lines[key] = value
         return value
 
+    def moon_tops(self) -> list[int]:
+        """The top tile's colour of each small moon that holds tiles (read once per choice)."""
+        if self.tops is None:
+            self.tops = [fac.moon[-1] for fac in self.game.state.small if fac.moon]
+        return self.tops
+
+    def placement(self, plate: int, slot: int, rot: int) -> float:
+        """`_placement_value(game, pl, plate, slot, rot)`, the spaces' part worked out once per band of
+        Dome rows (the three slots of a band lie on the same two rows)."""
+        key = (plate, slot // 3, rot)
+        spaces = self.bands.get(key)
+        if spaces is None:
+            rotations = self.game.rules.tables.plate(plate).rotations
+            spaces = self.bands[key] = _spaces_value(self.pl, 2 * (slot // 3), rotations[rot])
+        return spaces + _near(self.pl, slot)
+
     def best_placement(self, plate: int) -> float:
         if plate not in self.plates:
             self.plates[plate] = _best_placement(self.game, self.pl, plate)
@@ -217,7 +248,7 @@ def _turn_value(game: Game, who: int, a: Action, board: _Board | None = None) ->
         return board.best_line(colour, sun[colour])
     if k is Kind.MOON:
         colour = a.args[0]
-        n = s.large.moon[colour] + sum(1 for fac in s.small if fac.moon and fac.moon[-1] == colour)
+        n = s.large.moon[colour] + board.moon_tops().count(colour)
         return board.best_line(colour, n) - (1.5 if s.large.moon[colour] and s.large.start_tile else 0.0)
     if k is Kind.TAKE_PLATE:
         return 0.5 + board.best_placement(s.display[a.args[0]])
@@ -239,7 +270,7 @@ def _decision_value(game: Game, who: int, a: Action, board: _Board | None = None
         colour, n = p.data
         return _line_value(pl, a.args[0], colour, n, a.args[1] if len(a.args) > 1 else None, board.rows)
     if k is Kind.PLACE_PLATE:
-        return _placement_value(game, pl, p.data[0], *a.args)
+        return board.placement(p.data[0], *a.args)
     if k is Kind.KEEP_PLATE:
         return board.best_placement(a.args[0])
     if k is Kind.DRAW_PLATE:

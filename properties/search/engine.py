@@ -39,6 +39,9 @@ FRESH_START = 0.15            # how often a branch starts from a new set-up rath
 KEEP_PER_CELL = 3             # snapshots kept per archive cell
 STYLE_KEPT = 0.75             # how often a branch keeps its snapshot's chance style
 PROGRESS_EVERY = 20_000       # nodes between progress lines
+AHEAD_SHARE = 0.6             # branches that look one step ahead toward a goal's distance, when it has one
+AHEAD_TRIES = 10              # legal actions such a branch tries ahead at a step (a sample, for speed)
+AHEAD_NOISE = 0.1             # steps of such a branch played as any other branch plays
 
 
 @attrs.define
@@ -124,6 +127,8 @@ class Explorer:
         wanted = [g.key.split(" ", 1)[1] for g in self.decide] + sorted(self.clause_goals)
         steer_names = dict.fromkeys(name for name in (hooks.steer.get(k) for k in wanted) if name is not None)
         self.steers = [hooks.predicates[name] for name in steer_names if name in hooks.predicates]
+        self.distances: list[Callable[[Mapping[str, Any]], float | None]] = \
+            [s.distance for s in self.steers if s.distance is not None] + [w.distance for w in self.where]
         self._nodes0 = budget.used
         self._cpu0 = budget.spent()
         self._next_report = PROGRESS_EVERY
@@ -212,6 +217,9 @@ class Explorer:
         # shunned, some sought, most as they come), so hoarding, passing or floor-first play emerge
         # without a policy written for them; a third of the branches play uniformly.
         taste: dict[str, float] | None = {} if rng.random() < 0.67 else None
+        # Some branches look one step ahead: of a few legal actions, the one whose position is closest
+        # to a goal's distance (a policy's aim, found by trying rather than written down).
+        ahead = rng.choice(self.distances) if self.distances and rng.random() < AHEAD_SHARE else None
         for _ in range(ROLLOUT_STEPS):
             if not self._left():
                 return
@@ -219,7 +227,12 @@ class Explorer:
             legal = game.legal_actions()
             if not legal:
                 return
-            action = legal[rng.randrange(len(legal))] if taste is None else self._by_taste(legal, taste)
+            if ahead is not None and rng.random() >= AHEAD_NOISE:
+                action = self._closest(game, legal, ahead, len(actions))
+            elif taste is None:
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = self._by_taste(legal, taste)
             try:
                 events = game.apply(action)
             except (IllegalAction, ChanceScriptError):
@@ -245,6 +258,31 @@ class Explorer:
                 w = taste[kind] = rng.choice((0.05, 1.0, 1.0, 8.0))
             weights.append(w)
         return rng.choices(legal, weights)[0]
+
+    def _closest(self, game: Game, legal: Sequence[Any], distance: Callable[[Mapping[str, Any]], float | None],
+                 n: int) -> Any:
+        """Of up to AHEAD_TRIES legal actions (a random sample), the one after which `distance` is
+        smallest, each tried on a copy (its chance forked: it draws what the game would, and the
+        game's draws do not move); the recorder does not see the trials."""
+        tries = list(legal) if len(legal) <= AHEAD_TRIES else self.rng.sample(list(legal), AHEAD_TRIES)
+        best, best_d = tries[0], math.inf
+        was = RECORDER.enabled
+        RECORDER.enabled = False
+        try:
+            for action in tries:
+                trial = game.copy()
+                try:
+                    events = trial.apply(action)
+                except (IllegalAction, ChanceScriptError, RecordExhausted):
+                    continue
+                view = step_view(trial, events, str(action), _player_of(events), n + 1, self.setup.scores(trial),
+                                 self.setup.hooks.view(trial))
+                d = distance(view)
+                if d is not None and d < best_d:
+                    best, best_d = action, d
+        finally:
+            RECORDER.enabled = was
+        return best
 
     def _shadow_step(self, shadow: Game, action: Any, events: list[Any]) -> bool:
         """Play the action on the default's game; True when the two games part here."""

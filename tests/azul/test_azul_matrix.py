@@ -18,8 +18,6 @@ from properties.simulate import run_campaign
 # row label -> games that make it decide at least once (measured: see the report of issue 12)
 REACHED = {
     "azul.gray.unplaceable-line=refused": 4,
-    "azul.offer.marker-on-full-floor=displace-to-lid": 6,
-    "azul.offer.marker-untaken=next-clockwise": 8,
 }
 
 
@@ -30,7 +28,7 @@ def _decided(label: str, setup: RowSetup, games: int) -> int:
     return campaign.totals("alt_hits")[(point, alt)]
 
 
-@pytest.mark.clause("azul.offer.first-from-centre", "azul.prep.refill", "azul.lines.wall-has-colour")
+@pytest.mark.clause("azul.lines.wall-has-colour")
 @pytest.mark.parametrize("label", sorted(REACHED))
 def test_a_set_up_row_decides_where_uniform_two_player_play_does_not(label: str) -> None:
     setup = row_setups("azul")[label]
@@ -38,17 +36,28 @@ def test_a_set_up_row_decides_where_uniform_two_player_play_does_not(label: str)
     assert _decided(label, setup, REACHED[label]) > 0
 
 
-@pytest.mark.clause("azul.offer.first-from-centre")
-def test_run_matrix_plays_a_row_under_its_setup_and_measures_it(monkeypatch: pytest.MonkeyPatch,
-                                                                tmp_path: Path) -> None:
-    label = "azul.offer.marker-on-full-floor=displace-to-lid"
-    monkeypatch.setattr(matrix, "matrix_rows", lambda game: [("defaults", {}), (label, dict([label.split("=")]))])
-    monkeypatch.setattr(hooks, "ROW_SETUPS", {label: hooks.ROW_SETUPS[label]})   # the entry's own setup
-    defaults, row = run_matrix(REACHED[label], 0, 1, tmp_path, game="azul")
-    assert (defaults.label, defaults.policy, defaults.decided) == ("defaults", "uniform", 0)
-    assert row.label == f"{label} [policy floor-first, 4 players]"
-    assert (row.policy, row.players, row.broken) == ("floor-first", 4, {})
-    assert row.decided > 0
+# Rows whose situation only the search reaches: no policy plays them; the matrix shows each as decided
+# by its committed `--decide` witness (fixtures/azul/witnesses/).
+BY_WITNESS = ("azul.offer.marker-on-full-floor=displace-to-lid", "azul.offer.marker-on-full-floor=beside-floor-one-point",
+              "azul.prep.fill-order=round-robin", "azul.offer.marker-untaken=next-clockwise")
+
+
+@pytest.mark.clause("azul.offer.first-from-centre", "azul.prep.refill")
+@pytest.mark.parametrize("label", BY_WITNESS)
+def test_a_row_only_the_search_reaches_is_decided_by_its_witness(label: str, monkeypatch: pytest.MonkeyPatch,
+                                                                  tmp_path: Path) -> None:
+    from harness.found_by_search import decided_by_witness
+
+    assert label not in row_setups("azul")                           # no policy steers it any more
+    monkeypatch.setattr(matrix, "matrix_rows", lambda game: [(label, dict([label.split("=")]))])
+    monkeypatch.setattr(hooks, "ROW_SETUPS", {})                     # the other rows' setups name other rows
+    (row,) = run_matrix(2, 0, 1, tmp_path, game="azul")
+    assert (row.label, row.policy, row.broken, row.decided) == (label, "uniform", {}, 0)
+    root = Path(__file__).resolve().parents[2]
+    (shown,) = decided_by_witness([{"label": row.label, "overrides": row.overrides, "decided": row.decided}],
+                                  "azul", root)
+    witness = shown.get("witness", "")
+    assert Path(witness).name.startswith("decide-" + label.replace("=", "-")), shown
 
 
 def test_the_gray_point_row_plays_on_the_gray_wall_and_says_so(monkeypatch: pytest.MonkeyPatch,
@@ -67,8 +76,8 @@ def test_a_setup_for_no_row_or_an_unknown_policy_is_one_line_naming_it(monkeypat
                                           r"\(did you mean 'azul.prep.empty-round=stall'\?\)"):
         row_setups("azul")
     monkeypatch.delitem(hooks.ROW_SETUPS, "azul.prep.empty-round=stal")
-    monkeypatch.setitem(hooks.ROW_SETUPS, "azul.end.dead-game=stall", RowSetup(policy="hord"))
-    with pytest.raises(UnknownGame, match=r"unknown policy 'hord' \(did you mean 'hoard'\?\)"):
+    monkeypatch.setitem(hooks.ROW_SETUPS, "azul.end.dead-game=stall", RowSetup(policy="unifrm"))
+    with pytest.raises(UnknownGame, match=r"unknown policy 'unifrm' \(did you mean 'uniform'\?\)"):
         row_setups("azul")
 
 
@@ -79,10 +88,10 @@ def test_the_matrix_table_prints_a_row_setup_literally(monkeypatch: pytest.Monke
     from harness.cli import cli
     from properties.matrix import MatrixRow
 
-    label = "azul.offer.marker-untaken=next-clockwise [policy hoard, 4 players]"
-    fake = [MatrixRow(label, {"azul.offer.marker-untaken": "next-clockwise"}, 1, {}, {}, 0, 7, (), "hoard", 4)]
+    label = "azul.offer.marker-untaken=next-clockwise [policy uniform, 4 players]"
+    fake = [MatrixRow(label, {"azul.offer.marker-untaken": "next-clockwise"}, 1, {}, {}, 0, 7, (), "uniform", 4)]
     monkeypatch.setattr(matrix, "run_matrix", lambda *a, **k: fake)
     out = CliRunner().invoke(cli, ["interpretations", "--game", "azul", "--games", "1", "--jobs", "1",
                                     "--out", str(tmp_path)], terminal_width=200)
     assert out.exit_code == 0, out.output
-    assert "[policy hoard, 4 players]" in out.output
+    assert "[policy uniform, 4 players]" in out.output

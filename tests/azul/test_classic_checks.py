@@ -8,6 +8,7 @@ the same campaigns pass on the unbroken model."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -136,6 +137,12 @@ def displays_get_three(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(supply, "FACTORY_TILES", 3)
 
 
+def marker_free_at_pick(mp: pytest.MonkeyPatch) -> None:
+    """Under azul.floor.marker-cost=one-point-at-pick the marker's point is never paid at the take (the
+    scoring oracle's quiet-step path, a take that tiles nothing, must still expect it)."""
+    mp.setattr(offer, "_pay_for_marker", lambda board, who, events: None)
+
+
 def floor_overflows_at_six(mp: pytest.MonkeyPatch) -> None:
     """The floor line sends tiles to the lid once 6 of its 7 spaces are covered."""
     import model.azul.floor as floor
@@ -151,17 +158,14 @@ CASES: tuple[tuple[Plant, str, int, int, dict[str, str], str], ...] = (
     (column_bonus_counts_rows, "scoring-oracle", 2, 30, {}, "uniform"),
     (bonus_order_ignored, "scoring-oracle", 2, 30, {"azul.end.bonus-order": "bonuses-then-floor"}, "uniform"),
     (starter_ignores_the_marker, "turn-order", 2, 30, {}, "uniform"),
-    # a round nobody takes the marker in: `hoard` (4 players) empties every factory in one take each
-    (untaken_marker_keeps_the_starter, "turn-order", 4, 30, {"azul.offer.marker-untaken": "next-clockwise"}, "hoard"),
     (second_seat_starts, "turn-order", 2, 10, {}, "uniform"),
     (tie_break_skipped, "outcome", 2, 200, {}, "uniform"),
     (turns_pass_anticlockwise, "turn-order", 3, 30, {}, "uniform"),
     (factory_rest_to_the_lid, "component-flows", 2, 30, {}, "uniform"),
     (marker_left_in_the_centre, "component-flows", 2, 30, {}, "uniform"),
     (displays_get_three, "factory-refill", 2, 30, {}, "uniform"),
-    # a short refill: `hoard` (4 players) runs the bag and lid down
-    (fill_order_ignored, "factory-refill", 4, 30, {"azul.prep.fill-order": "round-robin"}, "hoard"),
     (floor_overflows_at_six, "component-flows", 2, 60, {}, "uniform"),
+    (marker_free_at_pick, "scoring-oracle", 2, 30, {"azul.floor.marker-cost": "one-point-at-pick"}, "uniform"),
 )
 
 # A floor that overflows early also changes the floor line scored at the round's end: a game whose
@@ -185,6 +189,7 @@ BROKEN_CLAUSE: dict[Plant, str] = {
     turns_pass_anticlockwise: "azul.offer.turn-order", factory_rest_to_the_lid: "azul.offer.take-factory",
     marker_left_in_the_centre: "azul.offer.first-from-centre", displays_get_three: "azul.prep.refill",
     fill_order_ignored: "azul.prep.partial-fill", floor_overflows_at_six: "azul.floor.overflow-lid",
+    marker_free_at_pick: "azul.floor.marker-kept",
 }
 
 
@@ -199,6 +204,34 @@ def test_the_campaign_names_the_broken_rule(plant: Plant, invariant: str, player
     assert failures, f"{plant.__name__}: {games} games passed"
     named = {name for _, name, _ in failures}
     assert invariant in named and named <= {invariant, *ALSO.get(plant, ())}, f"{plant.__name__}: {failures[:3]}"
+
+
+# Situations random play (almost) never reaches are checked on the committed search witness that
+# reaches them (fixtures/azul/witnesses/, written by `azul-rules search`): its replay, with the
+# invariants checked after every step, must name the planted bug.
+WITNESSES = Path(__file__).resolve().parents[2] / "fixtures" / "azul" / "witnesses"
+WITNESS_CASES: tuple[tuple[Plant, str, str], ...] = (
+    # a round nobody takes the marker in: every factory emptied by one take each (4 players)
+    (untaken_marker_keeps_the_starter, "turn-order", "decide-azul.offer.marker-untaken-next-clockwise-4p.toml"),
+    # a short refill: bag and lid run down (4 players)
+    (fill_order_ignored, "factory-refill", "decide-azul.prep.fill-order-round-robin-4p.toml"),
+)
+
+
+@pytest.mark.parametrize("plant, invariant, witness",
+                         [pytest.param(*case, id=case[0].__name__, marks=pytest.mark.clause(BROKEN_CLAUSE[case[0]]))
+                          for case in WITNESS_CASES])
+def test_the_witness_of_a_rare_situation_names_the_broken_rule(plant: Plant, invariant: str, witness: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from harness.scenarios import load_scenario, run_scenario
+
+    scenario = load_scenario(WITNESSES / witness)
+    assert scenario.then.get("invariants") == "all", witness
+    assert run_scenario(scenario).passed, witness
+    plant(monkeypatch)
+    result = run_scenario(scenario)
+    assert not result.passed
+    assert any(f"invariant {invariant} broken" in d for d in result.diffs), (plant.__name__, result.diffs[:3])
 
 
 CAMPAIGNS = sorted({(p, g, tuple(sorted(r.items())), pol) for _, _, p, g, r, pol in CASES})

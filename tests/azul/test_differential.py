@@ -28,6 +28,7 @@ if PEER_MISSING is None:
         play,
         replay,
         shrink,
+        witness_case,
     )
     from harness.cli import cli
     from harness.errors import UserError
@@ -233,3 +234,30 @@ def test_our_model_raising_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(tiling, "placement_points", broken)
     f = play(0, 2).finding
     assert f is not None and f.kind == "ours-crash" and "KeyError" in f.message
+
+
+# --- the search's witnesses: the rare situations random games do not reach -------------------------
+
+DISPLACE = (Path(__file__).resolve().parents[2] / "fixtures" / "azul" / "witnesses"
+            / "decide-azul.offer.marker-on-full-floor-displace-to-lid-4p.toml")
+
+
+@pytest.mark.clause("azul.offer.first-from-centre")
+def test_a_search_witness_compares_the_marker_on_a_full_floor_with_the_peer() -> None:
+    """The peer reads azul.offer.marker-on-full-floor as our default (marker-off-floor): on the search's
+    witness (a marker taken onto a full floor, which uniform games never reach) both engines agree to
+    the end under the default, and under displace-to-lid they part exactly at that take (lid, marker,
+    floor)."""
+    agreed = replay(witness_case(DISPLACE, {}))
+    assert agreed is None, agreed
+    case = witness_case(DISPLACE, {"azul.offer.marker-on-full-floor": "displace-to-lid"})
+    found = replay(case)
+    assert found is not None and found.kind == "state"
+    assert {p for p, _, _ in found.fields} == {"lid", "marker", "players[3].floor"}
+    assert found.case.actions[-1].startswith("take C ")
+
+
+def test_a_gray_wall_witness_is_one_line() -> None:
+    gray = sorted((DISPLACE.parent).glob("*gray*-4p.toml"))[0]
+    with pytest.raises(UserError, match="gray-wall witness"):
+        witness_case(gray)
