@@ -20,7 +20,7 @@ DIFF_OUT ?=
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export AZUL_JUNIT_DIR := $(JUNIT)
 
-.PHONY: check verify lint test test-process test-all diff lint-workflows lock graphviz bench clean
+.PHONY: check verify lint test test-process test-output test-all diff lint-workflows lock graphviz bench clean
 
 # Install exactly the lock (hashes checked), then the project itself without touching dependencies
 # (setuptools comes from the lock too: no build isolation, no unpinned download).
@@ -73,19 +73,24 @@ lint: $(STAMP)
 	echo "$(BIN)/mypy"; $(BIN)/mypy || status=1; \
 	exit $$status
 
-# Test tiers (pyproject.toml's `process` marker): `make test` is the fast tier, every test that runs
-# in pytest's own processes; `make test-process` the process tier (pytest inside pytest, CLI signals,
-# mutation workers, the Dask cluster); `make verify` and CI run both (its test stage is the whole suite),
-# `make test-all` too. A tier that collects no test fails (pytest's exit 5 is not a pass).
+# Test tiers (pyproject.toml's markers): `make test` is the fast tier, every test marked neither
+# `process` nor `output`; `make test-process` the process tier (pytest inside pytest, CLI signals,
+# mutation workers, the Dask cluster); `make test-output` the output tier (what verify's stages, the
+# report and explain show from a run's results). `make verify` and CI run every tier (its test stage
+# is the whole suite, no marker filter), `make test-all` too. A tier that collects no test fails
+# (pytest's exit 5 is not a pass).
 # TEST_JOBS=N: pytest-xdist workers (default: one per core; 0 runs the suite in this process).
 PYTEST := $(KEEP_PYC) $(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal $(if $(JUNIT),--junitxml=$(JUNIT)/tests.xml)
 
 test: $(STAMP) graphviz
-	@echo "make test: the fast tier (not marked process); make verify and CI also run the process tier (make test-process, make test-all)"
-	$(PYTEST) -m "not process"
+	@echo "make test: the fast tier (not marked process or output); make verify and CI also run the process and output tiers (make test-process, make test-output, make test-all)"
+	$(PYTEST) -m "not process and not output"
 
 test-process: $(STAMP) graphviz
 	$(PYTEST) -m process
+
+test-output: $(STAMP) graphviz
+	$(PYTEST) -m output
 
 test-all: $(STAMP) graphviz
 	$(PYTEST)

@@ -230,6 +230,15 @@ def _cells(doc: Mapping[str, Any]) -> dict[str, set[str]]:
             for row in doc.get("matrix", [])}
 
 
+def _matrix_not_run(doc: Mapping[str, Any]) -> str | None:
+    """Why a side's interpretation matrix did not run (verify skips it on a red suite, or with --skip),
+    from its verdict's stages; None when it ran. Its rows are then not run there, not removed."""
+    for st in (doc.get("verdict") or {}).get("all_stages", []):
+        if st.get("name") == "interpretation matrix" and st.get("ran") is False:
+            return str(st.get("detail") or "not run").removeprefix("not run: ")
+    return None
+
+
 def compare(base: Mapping[str, Any], head: Mapping[str, Any], base_name: str = "BASE",
             head_name: str = "HEAD", alpha: float = ALPHA) -> DiffReport:
     report = DiffReport(base_name, head_name)
@@ -270,7 +279,14 @@ def compare(base: Mapping[str, Any], head: Mapping[str, Any], base_name: str = "
             report.notes.append(f"{status}: {b_n} -> {h_n} of {head['summary']['total'].get('total')} clauses")
     # matrix
     b_cells, h_cells = _cells(base), _cells(head)
+    b_not_run, h_not_run = _matrix_not_run(base), _matrix_not_run(head)
     for label in sorted(h_cells.keys() | b_cells.keys()):
+        if label not in b_cells and b_not_run is not None:
+            report.add("matrix", "moved", f"{label}: not run in {base_name}: {b_not_run}")
+            continue
+        if label not in h_cells and h_not_run is not None:
+            report.add("matrix", "moved", f"{label}: not run in {head_name}: {h_not_run}")
+            continue
         if label not in b_cells:
             for inv in sorted(h_cells[label]):
                 report.add("matrix", "worse", f"{label} x {inv}: new row, FAIL")

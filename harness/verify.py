@@ -260,7 +260,8 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     searched: dict[str, dict[str, Any]] = {}
     for game in game_names():          # committed witnesses ran in the scenarios stage (fixtures/<game>/witnesses/)
         def searching(st: Stage, game: str = game) -> None:
-            searched[game] = search_stage(game, ROOT, settings["search_nodes"], SEARCH_SEED, work / "witnesses")
+            searched[game] = search_stage(game, ROOT, settings["search_nodes"], SEARCH_SEED, work / "witnesses",
+                                          jobs=jobs)
             found, missing = searched[game]["found"], searched[game]["missing"]
             st.detail = (f"{len(found)} found, {len(missing)} not found within budget, of the questions no "
                          f"committed witness answers; {searched[game]['explored']}")
@@ -329,11 +330,13 @@ def _verify(profile: str, out: Path, jobs: int | None, console: Console, stages:
     return _finish(console, stages)
 
 
-def search_stage(game: str, root: Path, nodes: int, seed: int, out: Path) -> dict[str, Any]:
+def search_stage(game: str, root: Path, nodes: int, seed: int, out: Path, jobs: int = 1) -> dict[str, Any]:
     """Search (`nodes` in all, `seed`) for the questions of `azul-rules search --all` that no
-    committed witness under root/fixtures answers yet, at the game's first player count. Found
-    witnesses are written into `out`/<game>/ (the report's, never fixtures/): `found` (goal key ->
-    files), `missing` (goal keys), `explored` (what was looked at), `nodes`."""
+    committed witness under root/fixtures answers yet, at the game's first player count, its
+    explorations spread over `jobs` processes (the same answer for any count: the search shares its
+    budget out before a pass starts). Found witnesses are written into `out`/<game>/ (the report's,
+    never fixtures/): `found` (goal key -> files), `missing` (goal keys), `explored` (what was looked
+    at), `nodes`."""
     from harness.found_by_search import unanswered
     from harness.search_commands import write_witnesses
     from properties.registry import get_game
@@ -343,7 +346,7 @@ def search_stage(game: str, root: Path, nodes: int, seed: int, out: Path) -> dic
     if not goals:
         return {"found": {}, "missing": [], "nodes": 0,
                 "explored": "nothing to search: a committed witness answers every question"}
-    result = search(game, goals, seed=seed, cpu_seconds=float("inf"), nodes=nodes)
+    result = search(game, goals, seed=seed, cpu_seconds=float("inf"), nodes=nodes, jobs=jobs)
     if result.interrupted:              # the search keeps what it found on Ctrl-C; verify stops
         raise KeyboardInterrupt
     found: dict[str, list[str]] = {}

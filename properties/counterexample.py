@@ -20,16 +20,19 @@ def _toml_str(text: str) -> str:
 def scenario_text(*, scenario_id: str, description: str, clauses: Sequence[str],
                   overrides: Mapping[str, str], actions: Sequence[str], seed: int | None = None,
                   tiles: Sequence[int] = (), plates: Sequence[int] | None = None, chips: Sequence[int] = (),
-                  first: int | None = None, game: str | None = None, players: int | None = None) -> str:
+                  first: int | None = None, game: str | None = None, players: int | None = None,
+                  top_lines: Sequence[str] = (), given_lines: Sequence[str] = ()) -> str:
     """The scenario file of a failing game. `game` (None: the default game) is written as the file's
     `game` key, `players` when not the game's default count; drawn tiles are written in the game's
-    own notation (its registry entry's `format_tiles`)."""
+    own notation (its registry entry's `format_tiles`). `top_lines` and `given_lines`: what the game
+    writes for the keys of `overrides` that are no interpretation (its search hooks' context_lines)."""
     lines = [f"id = {_toml_str(scenario_id)}", f'description = """\n{description}"""',
              "clauses = [" + ", ".join(_toml_str(c) for c in clauses) + "]"]
     if game is not None:
         lines.insert(0, f"game = {_toml_str(game)}")
     if players is not None:
         lines.append(f"players = {players}")
+    lines += top_lines
     if overrides:
         lines.append("interpretations = { " + ", ".join(f"{_toml_str(k)} = {_toml_str(v)}"
                                                         for k, v in sorted(overrides.items())) + " }")
@@ -38,6 +41,8 @@ def scenario_text(*, scenario_id: str, description: str, clauses: Sequence[str],
     lines.append("when = [")
     lines += [f"  {_toml_str(a)}," for a in actions]
     lines.append("]")
+    if given_lines:
+        lines += ["", "[given]", *given_lines]
     lines += ["", "[chance]", 'scope = "game"']
     if seed is None:
         lines.append("strict = true")

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -373,16 +374,29 @@ def write_failure(report: GameReport, overrides: Mapping[str, str], directory: P
     else:                   # a watchdog's failure, or NO_ACTION in a game without such an invariant
         clauses = report.failure_clauses or watchdog_clauses(entry, name) or entry.progress_clauses
     alt = "-".join(f"{k.split('.')[-1]}-{v}" for k, v in sorted(overrides.items())) or "defaults"
+    alt = re.sub(r"[^a-z0-9.\-]+", "-", alt.lower())        # a context's value may hold commas (tablets)
     if policy != "uniform":         # verify's greedy campaign and the matrix's uniform defaults row
         alt += f"-{policy}"         # play the same seeds: one file each, whichever writes first
     where = f", phase {report.phase}" if report.phase else ""
+    # keys that are no interpretation (a matrix row's context: the tablets in play, the wall side) are
+    # written as the game writes a search context, not as interpretations its scenarios would refuse
+    points = entry.load("implemented")
+    context = {k: v for k, v in overrides.items() if k not in points}
+    top_lines: Sequence[str] = ()
+    given_lines: Sequence[str] = ()
+    if context:
+        from properties.search.hooks import DEFAULT_SEARCH_HOOKS
+
+        hooks = entry.load("search") if entry.has("search") else DEFAULT_SEARCH_HOOKS
+        top_lines, given_lines = hooks.context_lines(None, context)
     text = scenario_text(
         scenario_id=f"counterexample.{name}.{alt}.seed-{report.seed}",
         description=(f"simulate found: {name}: {msg}\n"
                      f"(seed {report.seed}, step {report.failure_step}{where}, policy {policy})"),
-        clauses=clauses, overrides=overrides, actions=report.actions_log, seed=report.seed,
-        game=report.game if report.game != DEFAULT_GAME else None,
-        players=report.players if report.players != entry.players[0] else None)
+        clauses=clauses, overrides={k: v for k, v in overrides.items() if k in points}, actions=report.actions_log,
+        seed=report.seed, game=report.game if report.game != DEFAULT_GAME else None,
+        players=report.players if report.players != entry.players[0] else None,
+        top_lines=top_lines, given_lines=given_lines)
     prefix = "" if report.game == DEFAULT_GAME else f"{report.game}-"
     return write_counterexample(text, f"{prefix}{name}-{alt}-seed-{report.seed}", directory)
 

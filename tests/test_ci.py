@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -128,17 +129,48 @@ def test_the_workflow_test_catches_a_fork_unsafe_workflow(tmp_path: Path, monkey
             me.test_the_workflow_is_right_for_forks_one_comment_one_run_caches_and_lint_always()
 
 
-def test_make_test_is_the_fast_tier_and_verify_runs_both() -> None:
-    """`make test` leaves out the process tier and says so; verify's test stage passes no marker
-    filter, so `make verify` (and CI) run every tier; the marker is declared."""
+def _tier_filters(makefile: str) -> dict[str, str | None]:
+    """Each test target of the Makefile -> the -m expression its pytest runs (None: no filter)."""
+    tiers: dict[str, str | None] = {}
+    for target, recipe in re.findall(r"^(test(?:-[a-z]+)?):.*\n((?:\t.*\n)+)", makefile, re.M):
+        run = [line for line in recipe.splitlines() if "$(PYTEST)" in line]
+        assert len(run) == 1, (target, recipe)
+        m = re.search(r'-m (?:"([^"]+)"|(\S+))', run[0])
+        tiers[target] = (m[1] or m[2]) if m else None
+    return tiers
+
+
+def _carrying(markers: frozenset[str]) -> Callable[..., bool]:
+    """A marker matcher for pytest's -m expressions: a test carrying `markers`."""
+    return lambda name, /, **kwargs: name in markers
+
+
+def test_make_test_is_the_fast_tier_and_verify_runs_every_tier() -> None:
+    """`make test` leaves out the process and output tiers and says so; each tier marker has its own
+    target; the targets together select every test, whatever tier markers it carries; verify's test
+    stage passes no marker filter, so `make verify` (and CI) run every tier; the markers are declared."""
+    from _pytest.mark.expression import Expression
+
     makefile = (ROOT / "Makefile").read_text()
-    test = re.search(r"^test:.*\n((?:\t.*\n)+)", makefile, re.M)
-    assert test and '-m "not process"' in test[1] and "echo" in test[1]
-    assert re.search(r"^test-process:.*\n\t.*-m process", makefile, re.M)
-    verify_py = (ROOT / "harness" / "verify.py").read_text()
-    assert '"-m"' not in verify_py and "not process" not in verify_py
+    tiers = _tier_filters(makefile)
     markers = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]["markers"]
-    assert any(m.startswith("process:") for m in markers)
+    tier_markers = {m.split(":")[0] for m in markers if "`make test-" in m}
+    assert tier_markers == {"process", "output"}
+    assert tiers["test-all"] is None
+    for name in tier_markers:
+        assert tiers[f"test-{name}"] == name
+    test = re.search(r"^test:.*\n((?:\t.*\n)+)", makefile, re.M)
+    assert test and "echo" in test[1] and all(name in test[1].split("$(PYTEST)")[0] for name in tier_markers)
+    fast = Expression.compile(tiers["test"] or "")
+    for carried in (set(), *({name} for name in tier_markers), tier_markers):
+        has = _carrying(frozenset(carried))
+        in_fast = fast.evaluate(has)
+        assert in_fast == (not carried), f"make test with markers {sorted(carried)}: {in_fast}"
+        chosen_by = [t for t, expr in tiers.items() if t != "test-all" and (expr is None or Expression.compile(expr).evaluate(has))]
+        assert chosen_by, f"a test marked {sorted(carried)} is in no tier but test-all"
+    verify_py = (ROOT / "harness" / "verify.py").read_text()
+    assert '"-m"' not in verify_py and "not process" not in verify_py and "not output" not in verify_py
+    assert "st.ok = run.returncode == 0" in verify_py, "pytest's exit 5 (no tests collected) fails verify's stage"
 
 
 def test_make_installs_from_the_lock() -> None:

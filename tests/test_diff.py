@@ -277,3 +277,25 @@ def test_a_failed_build_is_never_nothing_moved() -> None:
 def _verdict_of(report: Any) -> str:
     from harness.diff import verdict_lines
     return verdict_lines(report)[0]
+
+
+def _matrix_not_run(doc: dict[str, Any]) -> dict[str, Any]:
+    """`doc` red as verify leaves it: the interpretation matrix did not run, so it has no rows."""
+    doc = _red(doc, ["tests/t.py::test_one"], [], {"tests/t.py::test_one": "rule.a.one"})
+    doc["verdict"]["all_stages"].append({"name": "interpretation matrix", "ok": True, "ran": False,
+                                         "detail": "not run: tests failed"})
+    doc["matrix"] = []
+    return doc
+
+
+def test_matrix_rows_a_red_side_did_not_run_are_not_run_not_removed() -> None:
+    """A red build's matrix did not run (verify skips it): its rows are "not run" on that side, not
+    removed (nor new on the other side); a row a green HEAD no longer has is still removed."""
+    base = document()
+    texts = [f.text for f in compare(base, _matrix_not_run(copy.deepcopy(base))).findings if f.section == "matrix"]
+    assert texts == ["defaults: not run in HEAD: tests failed", "point.p=alt: not run in HEAD: tests failed"]
+    texts = [f.text for f in compare(_matrix_not_run(copy.deepcopy(base)), base).findings if f.section == "matrix"]
+    assert texts == ["defaults: not run in BASE: tests failed", "point.p=alt: not run in BASE: tests failed"]
+    fewer = copy.deepcopy(base)
+    fewer["matrix"] = fewer["matrix"][:1]
+    assert kinds(compare(base, fewer), "matrix") == [("moved", "point.p=alt: row removed")]

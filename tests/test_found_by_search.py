@@ -9,6 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from harness.cli import cli as main
@@ -52,6 +53,7 @@ def _section(html: str) -> str:
     return html[start:html.index("</table>", start)]
 
 
+@pytest.mark.output
 def test_the_report_shows_a_witness_and_a_not_found_row(tmp_path: Path) -> None:
     witness, label = _decide_witness()
     missing = "clause duel.tiling.wait"
@@ -68,6 +70,7 @@ def test_the_report_shows_a_witness_and_a_not_found_row(tmp_path: Path) -> None:
     assert row and "not found within budget" in row[1] and "1,234 nodes" in row[1], "not found, and what was explored"
 
 
+@pytest.mark.output
 def test_the_matrix_counts_a_committed_witness_as_deciding(tmp_path: Path) -> None:
     witness, label = _decide_witness()
     interp, alt = label.split("=")
@@ -102,6 +105,7 @@ def test_search_exhaustive_with_chance_branches_on_chance() -> None:
     assert a != b, "--chance reaches the explorer"
 
 
+@pytest.mark.output
 def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_path: Path) -> None:
     from harness.verify import PROFILES, search_stage
 
@@ -110,10 +114,12 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
     witnesses = ROOT / "fixtures" / "duel" / "witnesses"
     before = sorted(p.name for p in witnesses.iterdir())
     first = search_stage("duel", ROOT, nodes=400, seed=0, out=tmp_path / "a")
-    again = search_stage("duel", ROOT, nodes=400, seed=0, out=tmp_path / "b")
+    again = search_stage("duel", ROOT, nodes=400, seed=0, out=tmp_path / "b", jobs=2)
     assert sorted(p.name for p in witnesses.iterdir()) == before, "verify never writes into fixtures/"
     assert first["nodes"] <= 400 and first["nodes"] > 0, first["explored"]
-    assert (sorted(first["found"]), first["missing"]) == (sorted(again["found"]), again["missing"]), "same seed, same answer"
+    assert (sorted(first["found"]), first["missing"]) == (sorted(again["found"]), again["missing"]), \
+        "same seed, same answer, whatever the jobs"
+    assert first["nodes"] == again["nodes"]
     committed, _ = _decide_witness()
     asked = set(first["missing"]) | set(first["found"])
     _, label = _decide_witness()
@@ -125,6 +131,33 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
     assert "nodes" in first["explored"]
 
 
+@pytest.mark.output
+def test_verify_searches_with_its_jobs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """verify's search stage spreads each game's search over verify's --jobs."""
+    import io
+
+    from rich.console import Console
+
+    import harness.pytest_run as pytest_run
+    import harness.scenarios as scenarios
+    import harness.verify as verify
+
+    seen: list[tuple[str, int]] = []
+
+    def searching(game: str, root: Path, nodes: int, seed: int, out: Path, jobs: int = 1) -> dict:
+        seen.append((game, jobs))
+        raise KeyboardInterrupt                  # stop verify here: the later stages are not this test's
+    monkeypatch.setattr(verify, "search_stage", searching)
+    monkeypatch.setattr(verify, "warm_up", lambda: None)
+    passing = ROOT / "fixtures" / "duel" / "rulebook" / "plate-draw-pays-two.toml"
+    monkeypatch.setattr(scenarios, "scenario_files", lambda folders: iter([passing]))
+    monkeypatch.setattr(pytest_run, "run_pytest", lambda args, **kwargs: pytest_run.PytestRun(
+        returncode=0, closing="9 passed"))
+    status = verify.verify("ci", tmp_path / "report", jobs=3, console=Console(file=io.StringIO()))
+    assert status == verify.INTERRUPTED and seen == [("duel", 3)]
+
+
+@pytest.mark.output
 def test_verify_search_stage_writes_what_it_finds_into_the_report_folder(tmp_path: Path, monkeypatch) -> None:
     import harness.found_by_search as found_by_search
     from harness.scenarios import load_scenario, run_scenario

@@ -32,6 +32,7 @@ def test_the_same_data_draws_the_same_svg_in_two_processes() -> None:
     assert first == second
 
 
+@pytest.mark.output
 def test_never_decided_is_drawn_neutral_not_as_an_error() -> None:
     from harness.plots import decided_counts
 

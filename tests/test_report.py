@@ -14,6 +14,8 @@ from harness.coverage import compute, lint, summary
 from harness.report import ReportInputs, build_report
 from spec import default_catalogue
 
+pytestmark = pytest.mark.output          # the output tier: `make test` leaves it out (pyproject.toml)
+
 KNOWN = "duel.acquire.moon.top-tile-only"
 
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from markdown_it import MarkdownIt
 
 from harness.coverage import compute
 from harness.report import ReportInputs, build_report
 from properties.matrix import columns
 from spec import default_catalogue
+
+pytestmark = pytest.mark.output          # the output tier: `make test` leaves it out (pyproject.toml)
 
 DUEL_KNOWN = "duel.acquire.moon.top-tile-only"
 TESTS = {"tests/x.py::test_top": {"outcome": "passed", "declared": [DUEL_KNOWN], "fired": {DUEL_KNOWN: 2}}}

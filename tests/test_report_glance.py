@@ -21,6 +21,8 @@ from model.duel import new_game
 from properties.simulate import play_checked
 from spec import default_catalogue
 
+pytestmark = pytest.mark.output          # the output tier: `make test` leaves it out (pyproject.toml)
+
 ROOT = Path(__file__).resolve().parents[1]
 KNOWN = "duel.acquire.moon.top-tile-only"
 TESTS = {"tests/x.py::test_top": {"outcome": "passed", "declared": [KNOWN], "fired": {KNOWN: 2}}}

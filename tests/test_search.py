@@ -156,11 +156,24 @@ def test_the_goal_constructors_refuse_unknown_names() -> None:
 
 
 def test_jobs_change_nothing_but_the_wall_time() -> None:
+    """Also with another thread running (verify's status line), where the workers come from a fork
+    server instead of being forked from the caller."""
+    import threading
+
     hooks = hooks_of(get_game("duel"))
     goals = [decide_goal("duel", "duel.score.start=zero", hooks), decide_goal("duel", "duel.lines.voluntary-break=any-split", hooks)]
     one, two = (search("duel", goals, cpu_seconds=600, nodes=2_000, jobs=jobs) for jobs in (1, 2))
-    assert one.witnesses and [(w.goal, w.shrunk.actions) for w in one.witnesses] == \
-        [(w.goal, w.shrunk.actions) for w in two.witnesses]
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        beside_a_thread = search("duel", goals, cpu_seconds=600, nodes=2_000, jobs=2)
+    finally:
+        stop.set()
+        other.join()
+    found = [(w.goal, w.shrunk.actions) for w in one.witnesses]
+    assert found and found == [(w.goal, w.shrunk.actions) for w in two.witnesses] == \
+        [(w.goal, w.shrunk.actions) for w in beside_a_thread.witnesses]
 
 
 def test_a_step_ahead_takes_the_action_closest_by_the_distance_and_cites_nothing() -> None:

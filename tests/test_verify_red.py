@@ -20,6 +20,8 @@ import properties.matrix as matrix
 import properties.simulate as simulate
 from harness.coverage import ROOT
 
+pytestmark = pytest.mark.output          # the output tier: `make test` leaves it out (pyproject.toml)
+
 PASSING_SCENARIO = ROOT / "fixtures/duel/rulebook/plate-draw-pays-two.toml"
 MEASURING = ("mutation analysis", "simulation campaign", "interpretation matrix",
              "azul: simulation campaign", "azul: interpretation matrix", "azul: mutation analysis")

@@ -29,6 +29,7 @@ def _explained(clause: str, game: str) -> str:
     return found[0].strip()
 
 
+@pytest.mark.output
 @pytest.mark.parametrize("game", list(game_names()))
 def test_explain_and_the_report_agree_on_every_clause(game: str, monkeypatch: pytest.MonkeyPatch,
                                                       tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ import harness.pytest_run as pytest_run
 import harness.verify as verify
 from spec import default_catalogue
 
+pytestmark = pytest.mark.output          # the output tier: `make test` leaves it out (pyproject.toml)
+
 
 def _coverage_results() -> tuple[Any, ...]:
     catalogue = default_catalogue()

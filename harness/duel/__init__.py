@@ -17,6 +17,7 @@ GAME = GameEntry(
     step_bound="properties.duel.bounds:step_bound",
     implemented="model.duel.ruleset:IMPLEMENTED",
     combinations="properties.duel.hooks:COMBINATIONS",
+    row_setups="properties.duel.hooks:ROW_SETUPS",
     fingerprint="model.duel.fingerprint:fingerprint",
     scores="properties.duel.hooks:scores",
     candidates="model.duel.universe:candidate_actions",

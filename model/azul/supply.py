@@ -29,7 +29,9 @@ def fill_factories(state: AzulState, chance: Chance, events: list[Event], clause
         if not in_bag:
             if not any(lid):
                 cite("azul.prep.partial-fill")
-                if n > 1 and any(map(any, state.factories)):   # the order spreads what there is
+                # the order spreads what there is: with one tile dealt (or none) either order puts
+                # it on the first display, so the reading decided nothing
+                if done > 1:
                     cite_alternative("azul.prep.fill-order", "round-robin" if round_robin
                                      else "display-by-display")
                 where = "tiles dealt in turn" if round_robin else f"factories from F{f + 1} on"

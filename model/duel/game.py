@@ -53,9 +53,19 @@ def new_game(seed: int = 0, ruleset: Ruleset | None = None, chance: Chance | Non
     return game
 
 
+# The key of `start`'s overrides that picks the Scoring-tablet sides in play (comma-separated), beside
+# the interpretation choices: a matrix row's setup and a search context choose tablets with it.
+TABLETS = "tablets"
+
+
 def start(seed: int = 0, overrides: Mapping[str, str] | None = None, players: int | None = None,
           chance: Chance | None = None) -> Game:
-    """The registry's `new_game` (one signature for every game): Azul Duel is for two players."""
+    """The registry's `new_game` (one signature for every game): Azul Duel is for two players.
+    `overrides` are interpretation choices; the key "tablets" ("colourful-rows,outer-spaces,...")
+    picks the tablet sides (duel.setup.tablets; default: the first game's)."""
     if players not in (None, 2):
         raise RulesetError(f"Azul Duel is for 2 players, not {players} [duel.component.players]")
-    return new_game(seed=seed, ruleset=Ruleset.build(dict(overrides or {})), chance=chance)
+    choices = dict(overrides or {})
+    tablets = choices.pop(TABLETS, None)
+    return new_game(seed=seed, ruleset=Ruleset.build(choices, tablets=tuple(tablets.split(",")) if tablets else None),
+                    chance=chance)

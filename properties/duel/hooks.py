@@ -9,10 +9,13 @@ from collections.abc import Sequence
 
 from model.duel.actions import Action, Kind
 from model.duel.engine import Game
+from model.duel.game import TABLETS
 from model.events import Event
 from properties.duel.invariants import INVARIANTS, changed_domes, dome_consistency_where, violations
+from properties.duel.predicates import CONTEXTS
 from properties.duel.steps import STEP_INVARIANTS, check_step
 from properties.machine_hooks import MachineHooks
+from properties.matrix import RowSetup
 
 Violation = tuple[str, str, str]
 
@@ -25,6 +28,26 @@ COMBINATIONS: tuple[dict[str, str], ...] = (
     {"duel.score.start": "zero", "duel.plate.draw-at-zero": "must-pay"},
     {"duel.score.start": "zero", "duel.plate.draw-at-zero": "must-pay", "duel.acquire.end.passed-tokens": "strict"},
 )
+
+
+# Rows whose reading scores a tablet side the first game's tablets (rows-complete, columns-complete,
+# diagonals; duel.setup.tablets) do not have: their games are played with tablets that score it (the
+# search's contexts for the same readings, properties/duel/predicates.py), else the row decides nothing.
+# `greedy` fills rows and corner plates, where two of those readings decide (10 games, seed 0, measured
+# 2026-12-02: corner-values 1 decision under uniform, 13 under greedy; counts-as-colour 0 and 4).
+# duel.end.tablet-floor decides only when a tablet's loss meets another's gain at a low score.
+def _with_tablets_of(label: str, policy: str = "uniform") -> RowSetup:
+    return RowSetup(policy=policy, context=dict(CONTEXTS[label]))
+
+
+ROW_SETUPS: dict[str, RowSetup] = {
+    "duel.tablet.outer-scope=outer-plates": _with_tablets_of("duel.tablet.outer-scope=outer-plates"),
+    "duel.tablet.colourful-rows.full=full-row": _with_tablets_of("duel.tablet.colourful-rows.full=full-row"),
+    "duel.tablet.colourful-rows.special=counts-as-colour":
+        _with_tablets_of("duel.tablet.colourful-rows.special=counts-as-colour", "greedy"),
+    "duel.tablet.corner-values=upper-8-lower-3": _with_tablets_of("duel.tablet.corner-values=upper-8-lower-3", "greedy"),
+    "duel.end.tablet-floor=losses-first": RowSetup(context={TABLETS: "colourful-rows,outer-spaces,empty-special-spaces"}),
+}
 
 
 def _first_clause(name: str) -> str:

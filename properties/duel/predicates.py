@@ -11,13 +11,12 @@ from model.clauses import RECORDER
 from model.duel import Game
 from model.duel.colours import EMPTY, SPECIAL, WILD
 from model.duel.dome import band_full, matching_cells
-from model.duel.game import new_game
-from model.duel.ruleset import Ruleset
+from model.duel.game import TABLETS
+from model.duel.game import start as start_game
 from model.duel.scoring import tablet_points
 from properties.search.hooks import Predicate, SearchHooks
 
 TOKENS = 2                    # a player's Acquisition tokens per round (duel.acquire.tokens)
-TABLETS = "tablets"           # the context key: the tablet sides in play, comma-separated
 
 
 def view(game: Game) -> dict[str, Any]:
@@ -333,10 +332,7 @@ PREDICATES: dict[str, Predicate] = {
 
 def start(seed: int, overrides: Mapping[str, str], players: int | None, chance: Any) -> Game:
     """A game from set-up (the scenario's `[chance] scope = "game"`); `tablets` in the context picks them."""
-    choices = dict(overrides)
-    tablets = choices.pop(TABLETS, None)
-    ruleset = Ruleset.build(choices, tablets=tuple(tablets.split(",")) if tablets else None)
-    return new_game(seed=seed, ruleset=ruleset, chance=chance)
+    return start_game(seed=seed, overrides=overrides, chance=chance)
 
 
 def context_lines(players: int | None, context: Mapping[str, str]) -> tuple[list[str], list[str]]:

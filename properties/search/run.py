@@ -4,8 +4,10 @@ alternative with the default as its shadow for `--decide`); every find shrunk.""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -216,6 +218,12 @@ def search(game: str, goals: Sequence[Goal], *, players: int | None = None, seed
     fixed before a pass starts, so `--jobs` changes nothing but the wall time). Ctrl-C stops and keeps
     (and shrinks) what was found. A goal the game's hooks show unreachable is not searched: it is
     answered by its reason (`result.unreachable`)."""
+    with _workers(jobs) as pool:           # one pool for every pass: its workers stay warm
+        return _search(game, goals, players, seed, cpu_seconds, nodes, pool, progress)
+
+
+def _search(game: str, goals: Sequence[Goal], players: int | None, seed: int, cpu_seconds: float, nodes: int,
+            pool: Executor | None, progress: Callable[[str, Explored, int], None] | None) -> SearchResult:
     result = SearchResult(game, players, [], [], [])
     hooks = hooks_of(get_game(game))
     result.unreachable = [(g, why) for g in goals if (why := shown_unreachable(hooks, g)) is not None]
@@ -231,7 +239,7 @@ def search(game: str, goals: Sequence[Goal], *, players: int | None = None, seed
             break
         args = [(game, players, label, overrides, shadow, wanted, seed * 1000 + k * 10 + attempt, share_cpu,
                  share_nodes, progress is not None) for k, (label, overrides, shadow, wanted) in enumerate(todo)]
-        outcomes = _map(args, jobs)
+        outcomes = _map(args, pool)
         still = []
         for (label, overrides, shadow, _), (witnesses, explored, pending) in zip(todo, outcomes, strict=True):
             result.witnesses += witnesses
@@ -252,18 +260,36 @@ def search(game: str, goals: Sequence[Goal], *, players: int | None = None, seed
     return result
 
 
-def _map(args: list[tuple[Any, ...]], jobs: int) -> list[tuple[list[Witness], Explored, list[Goal]]]:
-    if jobs <= 1 or len(args) <= 1:
+def _map(args: list[tuple[Any, ...]], pool: Executor | None) -> list[tuple[list[Witness], Explored, list[Goal]]]:
+    if pool is None or len(args) <= 1:
         out = []
         for a in args:
             out.append(explore_group(*a))
             if out[-1][1].interrupted:
                 break
         return out
+    return list(pool.map(explore_group, *zip(*args, strict=True)))
+
+
+@contextlib.contextmanager
+def _workers(jobs: int) -> Iterator[Executor | None]:
+    """`jobs` worker processes for the explorations (None for one job: they run in this process).
+    With another thread running (`azul-rules verify` searches inside a stage whose status line has
+    one) the workers come from a fork server that has this module loaded: a process forked while a
+    thread holds a lock (the console's, stdout's, an import's) inherits it held. Alone, the caller
+    forks them."""
+    if jobs <= 1:
+        yield None
+        return
+    import multiprocessing
+    import threading
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(explore_group, *zip(*args, strict=True)))
+    context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload([__name__])
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        yield pool
 
 
 def fired_clauses(setup: Setup, goal: Goal, shrunk: Shrunk) -> tuple[str, ...]:

@@ -36,6 +36,26 @@ def test_a_short_refill_records_the_fill_order_in_force_and_an_empty_one_records
     assert readings(fired, "azul.prep.fill-order") == []
 
 
+@pytest.mark.clause("azul.prep.partial-fill")
+@pytest.mark.parametrize("dealt, decides", [(1, False), (2, True)])
+def test_a_short_refill_records_the_fill_order_only_when_more_than_one_tile_is_dealt(dealt: int,
+                                                                                  decides: bool) -> None:
+    """One tile goes on display 1 whichever the order (the two readings give the same displays), so
+    the order decided nothing; with two, display by display puts both on display 1, dealing in turn
+    one on each of the first two."""
+    displays = []
+    for alt in IMPLEMENTED["azul.prep.fill-order"]:
+        g = bare(interpretations={"azul.prep.fill-order": alt})
+        s = g.state
+        s.bag, s.lid = [dealt + 1, 0, 0, 0, 0], [0] * 5     # the offer's last tile takes one: `dealt` left
+        with record() as fired:
+            end_offer(g, colour=BLUE)
+        assert sum(map(sum, s.factories)) == dealt and s.round == 2
+        assert readings(fired, "azul.prep.fill-order") == ([("azul.prep.fill-order", alt)] if decides else [])
+        displays.append([list(f) for f in s.factories])
+    assert (displays[0] != displays[1]) == decides
+
+
 @pytest.mark.clause("azul.end.trigger")
 @pytest.mark.parametrize("alt", IMPLEMENTED["azul.end.bonus-order"])
 @pytest.mark.parametrize("score", [5, 30])

@@ -13,6 +13,8 @@ from harness import verify
 from harness.mutation import analysis
 from spec import default_catalogue
 
+pytestmark = pytest.mark.output          # the output tier: `make test` leaves it out (pyproject.toml)
+
 
 @pytest.mark.parametrize(("threshold", "ok"), [(0.0, True), (1.0, False)])
 def test_verify_judges_classic_mutation_against_its_threshold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
