@@ -18,7 +18,8 @@ hooks is searched from set-up with its scenario files scripting chance from set-
     steer: {"ID=ALT": predicate name}   the situation a reading needs, as a distance to steer toward
     unreachable: {goal key: reason}  questions shown unreachable ("decide ID=ALT", "clause ID"): the
                                     reason says why and where it is argued (a test that guards it);
-                                    the search skips them and says so, the report shows the reason
+                                    the search skips them and says so, the report shows the reason;
+                                    "KEY @Np" holds at N players only (the search's, not the report's)
 """
 
 from __future__ import annotations

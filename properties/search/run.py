@@ -134,8 +134,11 @@ class SearchResult:
     unreachable: list[tuple[Goal, str]] = attrs.field(factory=list)   # (goal, why), not searched
 
 
-def shown_unreachable(hooks: SearchHooks, goal: Goal) -> str | None:
-    """Why no game reaches `goal` (the game's `SearchHooks.unreachable`, by goal key), or None."""
+def shown_unreachable(hooks: SearchHooks, goal: Goal, players: int | None = None) -> str | None:
+    """Why no game reaches `goal` (the game's `SearchHooks.unreachable`, by goal key, or by
+    "KEY @Np" for one player count only), or None."""
+    if players is not None and (why := hooks.unreachable.get(f"{goal.key} @{players}p")):
+        return why
     return hooks.unreachable.get(goal.key)
 
 
@@ -226,8 +229,9 @@ def _search(game: str, goals: Sequence[Goal], players: int | None, seed: int, cp
             pool: Executor | None, progress: Callable[[str, Explored, int], None] | None) -> SearchResult:
     result = SearchResult(game, players, [], [], [])
     hooks = hooks_of(get_game(game))
-    result.unreachable = [(g, why) for g in goals if (why := shown_unreachable(hooks, g)) is not None]
-    todo = groups([g for g in goals if shown_unreachable(hooks, g) is None])
+    seats = players if players is not None else get_game(game).players[0]     # None: the game's first count
+    result.unreachable = [(g, why) for g in goals if (why := shown_unreachable(hooks, g, seats)) is not None]
+    todo = groups([g for g in goals if shown_unreachable(hooks, g, seats) is None])
     spent_cpu = 0.0
     spent_nodes = 0
     for attempt in range(PASSES):

@@ -57,3 +57,18 @@ def test_a_search_steered_to_lock_tiles_up_finds_bag_and_lid_never_below_the_bou
     assert not found and explored.nodes == NODES
     assert len(seen) > 20, len(seen)                         # the search did reach refills
     assert min(seen) >= LEAST, min(seen)
+
+
+def test_the_search_answers_the_short_refill_questions_by_the_count_at_two_players_only() -> None:
+    """`search --players 2` answers the three short-refill questions "shown unreachable" (the count
+    above); at 4 players the same questions are searched (a 4-player refill can run short)."""
+    from properties.search.goals import ClauseGoal
+    from properties.search.run import search
+
+    goal = ClauseGoal("azul.prep.partial-fill")
+    for two in (search("azul", [goal], players=2, cpu_seconds=600, nodes=1),
+                search("azul", [goal], players=None, cpu_seconds=600, nodes=1)):    # the CLI's default count
+        assert [g.key for g, _ in two.unreachable] == [goal.key] and "at least 40" in two.unreachable[0][1]
+        assert not two.missing, "an unreachable question is answered, not missing"
+    four = search("azul", [goal], players=4, cpu_seconds=600, nodes=1)
+    assert not four.unreachable, "at 4 players the question is searched"
