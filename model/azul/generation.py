@@ -120,8 +120,7 @@ def _decide(known: Destinations, line: int) -> None:
     # rule: azul.lines.full-line-choice
     if n == line + 1:
         left = candidates if rules.full_line_allowed else 0
-        known.full[line] = True
-        known.on_wall[line] = known.unplaceable[line] = 0
+        known.full[line] = True                 # a full line's on_wall / unplaceable are never read
     else:
         # rule: azul.lines.wall-has-colour
         hits = candidates & known.on_rows[line]
