@@ -216,3 +216,24 @@ def test_a_step_ahead_takes_the_action_closest_by_the_distance_and_cites_nothing
     finally:
         RECORDER.enabled = was
     assert after[str(picked)] == min(after.values()), (str(picked), after)
+
+
+def test_only_a_goal_with_a_distance_looks_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `--where` expression has no distance, so no branch looks a step ahead for it (a look-ahead
+    with nothing to measure would cost ten trial moves a step and pick an arbitrary action); a named
+    predicate with a distance does."""
+    calls = {"n": 0}
+    real = engine.Explorer._closest
+
+    def counting(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(engine.Explorer, "_closest", counting)
+    hooks = hooks_of(get_game("duel"))
+    sample = get_game("duel").load("new_game")(seed=0)
+    search("duel", [where_goal("round <= 3 and tokens_left[0] == 2 and 'pass' in kinds", hooks, sample)],
+           cpu_seconds=600, nodes=2_000)
+    assert calls["n"] == 0, f"an expression without a distance looked ahead {calls['n']} times"
+    search("duel", [where_goal("one-colour-bag", hooks, sample)], cpu_seconds=600, nodes=2_000)
+    assert calls["n"] > 0, "a named predicate with a distance looks ahead"

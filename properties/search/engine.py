@@ -128,7 +128,8 @@ class Explorer:
         steer_names = dict.fromkeys(name for name in (hooks.steer.get(k) for k in wanted) if name is not None)
         self.steers = [hooks.predicates[name] for name in steer_names if name in hooks.predicates]
         self.distances: list[Callable[[Mapping[str, Any]], float | None]] = \
-            [s.distance for s in self.steers if s.distance is not None] + [w.distance for w in self.where]
+            [s.distance for s in self.steers if s.distance is not None] + \
+            [w.distance for w in self.where if w.predicate is not None and w.predicate.distance is not None]
         self._nodes0 = budget.used
         self._cpu0 = budget.spent()
         self._next_report = PROGRESS_EVERY
