@@ -22,6 +22,7 @@ import attrs
 
 from harness.declared import NOT_SELECTED, declared_index
 from harness.errors import UserError
+from spec.python_ast import parse as parse_python
 
 # A unified diff's hunk header, new side: "@@ -12,3 +12,4 @@" (a count of 0: lines removed there).
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@")
@@ -245,7 +246,7 @@ def _imports(root: Path) -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
     for path in sorted((root / "tests").rglob("test_*.py")):
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = parse_python(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
             continue
         names: set[str] = set()

@@ -15,6 +15,7 @@ import attrs
 
 from properties.registry import game_names, get_game
 from spec import Catalogue
+from spec.python_ast import parse as parse_python
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,7 +41,7 @@ def id_literals(path: Path) -> tuple[tuple[str, int], ...]:
     cached = _LITERALS.get(path)
     if cached is not None and cached[0] == text:
         return cached[1]
-    found = tuple((node.value, node.lineno) for node in ast.walk(ast.parse(text, filename=str(path)))
+    found = tuple((node.value, node.lineno) for node in ast.walk(parse_python(text, filename=str(path)))
                   if isinstance(node, ast.Constant) and isinstance(node.value, str) and ID_LITERAL.match(node.value))
     _LITERALS[path] = (text, found)
     return found
@@ -149,7 +150,7 @@ def _caught_invariants(root: Path, catalogue: Catalogue, files: Sequence[str]) -
         if not path.is_file():
             continue
         try:
-            named = {n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            named = {n.value for n in ast.walk(parse_python(path.read_text(encoding="utf-8")))
                      if isinstance(n, ast.Constant) and isinstance(n.value, str)}
         except (OSError, SyntaxError, ValueError):
             continue

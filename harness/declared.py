@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TypeGuard
 
+from spec.python_ast import parse as parse_python
+
 TEST_FOLDERS = ("tests", "fixtures")
 # The mutation analysis's own tests plant mutants themselves: slow, about the harness, never selected.
 NOT_SELECTED = ("tests/test_mutation.py",)
@@ -119,7 +121,7 @@ def _declarations(path: Path, rel: str) -> list[tuple[str, str]]:
         text = path.read_text(encoding="utf-8")
         if "clause" not in text:
             return []
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return []
     tests = _tests(tree, rel)

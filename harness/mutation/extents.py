@@ -21,6 +21,8 @@ from pathlib import Path
 
 import attrs
 
+from spec.python_ast import parse as parse_python
+
 # A statement naming this many clauses or more is a lookup table (a dispatch from decisions to the
 # clauses that refuse them, the registry of interpretation points), not the site of one rule.
 TABLE_SIZE = 4
@@ -148,7 +150,7 @@ class _Walker:
 
 def clause_lines(source: str, resolve: Mapping[str, str]) -> dict[int, set[str]]:
     """Line number -> clause ids governing it, for one module's source."""
-    tree = ast.parse(source)
+    tree = parse_python(source)
     walker = _Walker(resolve, source.splitlines())
     walker.block(tree.body, set())
     return walker.owner

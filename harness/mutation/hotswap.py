@@ -23,6 +23,8 @@ import types
 from collections.abc import Iterator
 from typing import Any
 
+from spec.python_ast import parse as parse_python
+
 
 def changed_lines(original: str, mutated: str) -> set[int]:
     """The 1-based lines of `original` that the mutation replaced or removed."""
@@ -37,7 +39,7 @@ def changed_lines(original: str, mutated: str) -> set[int]:
 def enclosing_function(source: str, lines: set[int]) -> str | None:
     """The qualified name of the module- or class-level function whose body holds every changed
     line, or None when some line lies outside such a body."""
-    tree = ast.parse(source)
+    tree = parse_python(source)
 
     def search(body: list[ast.stmt], prefix: str) -> str | None:
         for node in body:

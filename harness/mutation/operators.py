@@ -28,6 +28,7 @@ from cosmic_ray.operators.operator import Example, Operator
 from cosmic_ray.plugins import get_operator
 
 from properties.registry import DEFAULT_GAME, game_names, get_game
+from spec.python_ast import parse as parse_python
 
 COSMIC_RAY_OPERATORS: tuple[str, ...] = (
     "core/ReplaceComparisonOperator_Lt_LtE",
@@ -82,7 +83,7 @@ class OtherPlayer(Operator):
     def __init__(self, rotation: str = "(1 - who)") -> None:
         super().__init__()
         self.rotation = rotation                   # "": the game names no other seat (no positions)
-        self.needs = {n.id for n in ast.walk(ast.parse(rotation or "who", mode="eval"))
+        self.needs = {n.id for n in ast.walk(parse_python(rotation or "who", mode="eval"))
                       if isinstance(n, ast.Name) and n.id != "who"}
 
     def _in_scope(self, node: pt.Name) -> bool:

@@ -27,6 +27,7 @@ import attrs
 
 from harness.declared import NOT_SELECTED, declared_index
 from harness.tracking_record import read_tests
+from spec.python_ast import parse as parse_python
 
 
 @attrs.frozen
@@ -110,7 +111,7 @@ def _module_names(path: Path) -> tuple[frozenset[str], dict[str, frozenset[str]]
     """The names a test module binds at top level, and the methods of its classes that have no base
     class (one with bases may inherit its tests, so it is not checked); None when unsure."""
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parse_python(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return None
     bound: set[str] = set()

@@ -28,6 +28,7 @@ from typing import Any
 from model.errors import UserError
 from model.events import Event
 from model.protocol import Game
+from spec.python_ast import parse as parse_python
 
 BUILTINS: dict[str, Any] = {f.__name__: f for f in (len, sum, min, max, any, all, sorted, abs, set, tuple,
                                                     range, str, int)}
@@ -91,7 +92,7 @@ _ALLOWED = (ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast
 def check_expression(text: str, names: Sequence[str]) -> Any:
     """Compile a `--where` expression, or UserError (one line) naming what is wrong with it."""
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = parse_python(text, mode="eval")
     except SyntaxError as exc:
         col = f" at column {exc.offset}" if exc.offset else ""
         raise UserError(f"--where {text!r}: not a Python expression{col}: {exc.msg}") from None
