@@ -38,7 +38,6 @@ from model.azul.colours import COLOURS, EMPTY, NUM_COLOURS, ROWS, TILES_PER_COLO
 from model.azul.state import CENTRE, FACTORY_TILES, FLOOR_SPACES, OFFER, OVER, TILING, AzulState
 from model.events import Event
 from properties.azul.oracle import marker_holder, offer_ended, tiled_span
-from properties.flow_routing import greedy_fits, one_way
 
 Loc = tuple[str, int, int]
 BAG: Loc = ("bag", -1, -1)
@@ -266,7 +265,7 @@ def flow_problems(before: AzulState, after: AzulState, action: Action | None, ev
                    refill, refill and any(e.kind == "bag-from-lid" for e in events))
         reach = _reach_of(key, take, take is not None and colour == take.args[1], before.to_move,
                           before.marker == CENTRE)
-        if one_way(out_of, into, reach) or greedy_fits(out_of, into, reach):
+        if _one_way(out_of, into, reach) or _greedy_fits(out_of, into, reach):
             continue
         out += [f"{what} moved {COLOURS[colour]} {m}" for m in _routable(out_of, into, reach)]
     out += _wall_rules(before, after, what)
@@ -285,6 +284,37 @@ def _closure(phase: tuple[object, ...], extra: tuple[tuple[Loc, Loc], ...]) -> d
     return {a: frozenset(_reach(succ, a)) for a in succ}
 
 
+_NOWHERE: frozenset[Loc] = frozenset()
+
+
+def _one_way(out_of: dict[Loc, int], into: dict[Loc, int], reach: Mapping[Loc, frozenset[Loc]]) -> bool:
+    """A sufficient test that `_routable` finds nothing: every place the tiles left reaches every place
+    that gained (each unit may go to any of them; it covers tiles that left one place, or reached one
+    place). False means "not settled here", never "not routable"."""
+    return all(into.keys() <= reach.get(a, _NOWHERE) for a in out_of)
+
+
+def _greedy_fits(out_of: dict[Loc, int], into: dict[Loc, int], reach: Mapping[Loc, AbstractSet[Loc]]) -> bool:
+    """A quick sufficient test that `_routable` finds nothing: the smaller side's units routed the way
+    `_routable` routes them, the places with the fewest ways first, each taking what it can in
+    turn. True is a routing found; False means "not found this way" (the matching then decides)."""
+    if sum(into.values()) < sum(out_of.values()):        # arrivals back to departures
+        units, room = into, dict(out_of)
+        ways = {b: [a for a in out_of if b in reach.get(a, _NOWHERE)] for b in into}
+    else:
+        units, room = out_of, dict(into)
+        ways = {a: [b for b in into if b in reach.get(a, _NOWHERE)] for a in out_of}
+    for x in sorted(units, key=lambda x: (len(ways[x]), x)):
+        left = units[x]
+        for y in ways[x]:
+            moved = min(left, room[y])
+            room[y] -= moved
+            left -= moved
+            if not left:
+                break
+        if left:
+            return False
+    return True
 
 
 def _wall_rules(before: AzulState, after: AzulState, what: str) -> list[str]:

@@ -27,7 +27,6 @@ from model.duel.actions import Action, Kind
 from model.duel.colours import COLOURS, SPECIAL
 from model.duel.state import GameState, Pending, Player
 from model.events import Event
-from properties.flow_routing import greedy_fits, one_way
 
 Loc = tuple[str, int, int]
 Flow = tuple[str, str, tuple[str, ...]]          # (from pattern, to pattern, clauses)
@@ -475,11 +474,30 @@ def _label(loc: Loc) -> str:
     return f"{place}[{who}{f' row {row + 1}' if row >= 0 else ''}]"
 
 
+def _greedy_fits(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, frozenset[Loc]]) -> bool:
+    """A quick sufficient test: route the most constrained places first. False means 'not found',
+    not 'impossible' (the exact maximum-flow test then decides)."""
+    need = dict(into)
+    for a in sorted(out_of, key=lambda x: sum(b in reach.get(x, ()) for b in into)):
+        left = out_of[a]
+        for b in sorted((b for b in need if need[b] and b in reach.get(a, ())),
+                        key=lambda y: sum(y in reach.get(x, ()) for x in out_of)):
+            moved = min(left, need[b])
+            need[b] -= moved
+            left -= moved
+            if not left:
+                break
+        if left:
+            return False
+    return True
+
+
+_NOWHERE: frozenset[Loc] = frozenset()
 
 
 def _feasible(out_of: dict[Loc, int], into: dict[Loc, int], reach: dict[Loc, frozenset[Loc]]) -> list[str]:
     """Can every unit leaving `out_of` reach a place in `into` along allowed flows? Messages if not."""
-    if one_way(out_of, into, reach) or greedy_fits(out_of, into, reach):
+    if all(into.keys() <= reach.get(a, _NOWHERE) for a in out_of) or _greedy_fits(out_of, into, reach):
         return []                # every place left can reach every place entered (most steps), or a routing fits
     pairs = [(a, b) for a in out_of for b in into]
     import networkx as nx  # only when the quick tests do not settle it (rare)

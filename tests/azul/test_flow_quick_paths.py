@@ -13,10 +13,8 @@ from model.azul.colours import EMPTY, ROWS
 from model.azul.start import start
 from model.azul.state import AzulState
 from model.events import Event
-from properties.azul.flows import Loc, _routable, flow_problems
+from properties.azul.flows import Loc, _greedy_fits, _one_way, _routable, flow_problems
 from properties.azul.oracle import offer_ended
-from properties.flow_routing import greedy_fits as _greedy_fits
-from properties.flow_routing import one_way as _one_way
 
 PLACES: tuple[Loc, ...] = tuple(("line", who, row) for who in range(2) for row in range(3)) + (
     ("lid", -1, -1), ("wall", 0, 0), ("wall", 1, 0))
