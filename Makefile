@@ -8,6 +8,8 @@ TEST_JOBS ?= auto
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 LOCK := requirements/lock.txt
+# pip itself, pinned: installed before the lock (see the file for why).
+PIP_LOCK := requirements/pip.txt
 # Test-only peer engine for `azul-rules differential` (hashed; see docs/design.md "Peer engine").
 PEER := requirements/peer.txt
 # JUNIT=DIR: write JUnit XML of the tests and scenarios (DIR/tests.xml) for CI to publish.
@@ -24,8 +26,9 @@ export AZUL_JUNIT_DIR := $(JUNIT)
 
 # Install exactly the lock (hashes checked), then the project itself without touching dependencies
 # (setuptools comes from the lock too: no build isolation, no unpinned download).
-$(STAMP): pyproject.toml $(LOCK) $(PEER)
+$(STAMP): pyproject.toml $(LOCK) $(PEER) $(PIP_LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --require-hashes -r $(PIP_LOCK)
 	$(BIN)/python -m pip install -q --require-hashes -r $(LOCK)
 	$(BIN)/python -m pip install -q --no-deps --ignore-requires-python --require-hashes -r $(PEER)
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e .
