@@ -237,3 +237,38 @@ def test_only_a_goal_with_a_distance_looks_ahead(monkeypatch: pytest.MonkeyPatch
     assert calls["n"] == 0, f"an expression without a distance looked ahead {calls['n']} times"
     search("duel", [where_goal("one-colour-bag", hooks, sample)], cpu_seconds=600, nodes=2_000)
     assert calls["n"] > 0, "a named predicate with a distance looks ahead"
+
+
+TIE_READING = "duel.end.tie-without-tile=round-starter"      # parts the readings only in who wins a tie
+
+
+def test_readings_that_part_only_in_who_wins_are_told_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two readings can play the same last step with the same events, scores and legal actions
+    and still end the game differently (a tie's winner): the replay compares the outcome too, the
+    witness says it as the outcome's `reason`. Without the comparison the readings never part."""
+    from properties.search import replay as search_replay
+    from properties.search.replay import divergence
+    from properties.search.witness import expectations
+
+    entry = get_game("duel")
+    goal = decide_goal("duel", TIE_READING, hooks_of(entry))
+    result = search("duel", [goal], cpu_seconds=600, nodes=3_000)
+    assert not result.missing, "not found within 3,000 nodes"
+    shrunk = result.witnesses[0].shrunk
+    setup = Setup(entry, hooks_of(entry), None)
+    step, alt, default = divergence(setup, goal, shrunk.actions, shrunk.record)
+    assert step == len(shrunk.actions) and alt is not None and default is not None
+    mine, theirs = alt.steps[step], default.steps[step]
+    assert (mine.events, mine.scores, mine.legal) == (theirs.events, theirs.scores, theirs.legal)
+    assert expectations(alt, default, step) == {"reason": mine.outcome}
+    assert "round-5 starter wins" in mine.outcome and "a draw" in theirs.outcome
+    monkeypatch.setattr(search_replay, "outcome_of", lambda game: "")
+    assert divergence(setup, goal, shrunk.actions, shrunk.record)[0] is None
+
+
+def test_the_explorer_needs_the_outcome_to_find_a_reading_that_only_changes_the_winner(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = get_game("duel")
+    goal = decide_goal("duel", TIE_READING, hooks_of(entry))
+    monkeypatch.setattr(engine, "outcome_of", lambda game: "")
+    assert search("duel", [goal], cpu_seconds=600, nodes=3_000).missing == [goal]
