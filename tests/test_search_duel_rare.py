@@ -71,6 +71,7 @@ def _final_view(path: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("name, witness", [
     ("tablet-floor-between", "decide-duel.end.tablet-floor-losses-first.toml"),
     ("colourful-row-with-gap", "decide-duel.tablet.colourful-rows.full-full-row.toml"),
+    ("tie-without-start-tile-small-first", "decide-duel.end.tie-without-tile-round-starter.toml"),
 ])
 def test_the_steering_condition_holds_where_the_committed_witness_decides(name: str, witness: str) -> None:
     view = _final_view(WITNESSES / witness)
@@ -163,3 +164,23 @@ def test_every_reading_shown_unreachable_is_a_question_the_search_asks() -> None
     entry = get_game("duel")
     keys = {g.key for g in all_goals(entry, hooks_of(entry))}
     assert UNREACHABLE and set(UNREACHABLE) <= keys
+
+
+@pytest.mark.parametrize("reading", ["duel.prep.untaken-start-tile=alternate", "duel.end.tie-without-tile=round-starter"])
+def test_the_untaken_start_tile_is_searched_with_the_small_factories_filled_first(reading: str) -> None:
+    """Both readings need a large Factory whose tiles never reach its moon; filled last, it draws the
+    bag's last tiles, which chance can leave all of one colour (one sun pick clears them)."""
+    goal = _goal(reading)
+    assert dict(goal.context) == {"duel.prep.refill-order": "small-first"}
+    result = search("duel", [goal], cpu_seconds=600, nodes=3_000)
+    assert not result.missing, "not found within 3,000 nodes"
+
+
+def test_the_last_tiles_can_be_one_colour_only_when_one_colour_holds_them() -> None:
+    """The bag of 23 the round-3 refill draws from: the small Factories take 16, the large one the
+    last 7, all of one colour only when a colour has 7 of the 23."""
+    from properties.duel.predicates import _last_colour_gap
+
+    assert _last_colour_gap([0, 7, 4, 6, 6]) == 0
+    assert _last_colour_gap([5, 5, 5, 4, 4]) == 2
+    assert _last_colour_gap([2, 2, 0, 0, 15]) == 2 * 2          # 3 left for the large Factory: too few
