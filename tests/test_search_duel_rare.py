@@ -184,3 +184,38 @@ def test_the_last_tiles_can_be_one_colour_only_when_one_colour_holds_them() -> N
     assert _last_colour_gap([0, 7, 4, 6, 6]) == 0
     assert _last_colour_gap([5, 5, 5, 4, 4]) == 2
     assert _last_colour_gap([2, 2, 0, 0, 15]) == 2 * 2          # 3 left for the large Factory: too few
+
+
+def test_the_hoarding_explorer_runs_a_refill_dry_and_its_witness_replays(tmp_path: Path) -> None:
+    """duel.prep.rare-empty needs 45 of the 63 tiles drawn by the round-4 refill kept on Domes and
+    pattern lines; the round-level explorer (properties/duel/hoard.py) gets there from seed 3 with
+    30 games and 6 rollouts each (the committed witness's run), and its file replays."""
+    from properties.duel import hoard
+
+    line = hoard.explore(3, 30, 6)
+    assert line is not None, "no refill ran dry"
+    path = hoard.write_witness(line, tmp_path, "Found by the test.")
+    outcome = run_scenario(load_scenario(path))
+    assert outcome.passed, outcome.diffs
+    committed = (WITNESSES / path.name).read_text()
+    assert path.read_text().split("when = [")[1] == committed.split("when = [")[1], "not the committed game"
+
+
+def test_the_hoarding_explorer_keeps_the_lines_it_hoards_away_from_free_spaces() -> None:
+    """A hoarded line whose Dome row has a free space for its colour cannot wait complete: the
+    explorer counts it against a step. Planted: a line 3 of blue beside a free blue space."""
+    from model.duel.colours import COLOURS
+    from properties.duel import hoard
+
+    game = new_game(seed=0)
+    s = game.state
+    pl = s.players[0]
+    assert hoard._blocked(s) == 0
+    blue = COLOURS.index("blue")
+    pl.line_colour[2], pl.line_count[2] = blue, 1
+    assert hoard._blocked(s) == 0                   # no plate in that band yet: no space at all
+    pl.plates[3] = 1
+    cells = range(12, 18)
+    for c in cells:
+        pl.dome_space[c] = blue
+    assert hoard._blocked(s) == 1

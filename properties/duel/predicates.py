@@ -146,7 +146,9 @@ def kept_tiles(s: Any) -> int:
 def _dry_distance(v: Mapping[str, Any]) -> float:
     """Toward a refill that finds fewer than its 21 tiles in bag and Tower: every tile not kept on
     a Dome or a pattern line is in the bag, the Tower or the Factories at a refill (the Factories
-    are empty by then), so the players must keep at least 65 - 20 = 45. No refill follows round 5."""
+    are empty by then), so the players must keep at least 65 - 20 = 45. No refill follows round 5.
+    The coverage-guided search keeps 40-41 at most; the witness comes from the round-level explorer
+    of properties/duel/hoard.py."""
     s = v["state"]
     return max(0, TILES - (REFILL - 1) - kept_tiles(s)) if s.round < 5 else float(TILES)
 
