@@ -219,3 +219,11 @@ def test_the_hoarding_explorer_keeps_the_lines_it_hoards_away_from_free_spaces()
     for c in cells:
         pl.dome_space[c] = blue
     assert hoard._blocked(s) == 1
+
+
+def test_every_duel_question_has_a_committed_witness_or_a_reason() -> None:
+    """What `azul-rules search --all` asks of Duel (each non-default alternative, each clause with a
+    model site) is answered by a file in fixtures/duel/witnesses/ or shown unreachable."""
+    from harness.found_by_search import unanswered
+
+    assert [g.key for g in unanswered("duel", ROOT)] == []
