@@ -16,7 +16,6 @@ from properties.registry import get_game
 from properties.search.run import decide_goal, hooks_of, search, where_goal
 from properties.search.view import View, evaluate, step_view
 
-
 _REAL = predicates._tablets_now
 
 
@@ -92,3 +91,32 @@ def test_the_names_are_listed_without_working_anything_out() -> None:
     view = View({"a": 1}, {"b": lambda: 1 / 0, "a": lambda: 2})
     assert sorted(view) == ["a", "b"] and len(view) == 2 and dict(View({"c": 3}).joined({"d": 4})) == {"d": 4, "c": 3}
     assert view["a"] == 2, "a later name hides a value of the same name"
+
+
+def test_the_glass_copies_an_attribute_once_and_stays_read_only() -> None:
+    """A view's `state` (ReadOnly) copies an attribute when first read and keeps it: a distance
+    reading a Dome cell by cell (model/duel/dome.py matching_cells) no longer copies the whole Dome
+    at each cell. It stays glass: nothing assignable, `_` names hidden, lists as tuples; the next
+    step's view sees the position as it is then."""
+    from properties.search.view import ReadOnly
+
+    class Table:
+        def __init__(self) -> None:
+            self.reads = 0
+            self._cells = [0, 1, 2]
+
+        @property
+        def cells(self) -> list[int]:
+            self.reads += 1
+            return self._cells
+
+    table = Table()
+    glass = ReadOnly(table)
+    assert [glass.cells[c] for c in range(3)] == [0, 1, 2] and glass.cells == (0, 1, 2)
+    assert table.reads == 1, f"the cells were copied {table.reads} times for one view"
+    with pytest.raises(AttributeError):
+        glass.cells = (5,)
+    with pytest.raises(AttributeError):
+        glass._cells                                            # noqa: B018 -- hidden
+    table._cells.append(3)
+    assert ReadOnly(table).cells == (0, 1, 2, 3)

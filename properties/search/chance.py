@@ -57,7 +57,7 @@ class SearchChance:
 
     def fork(self) -> SearchChance:
         twin = SearchChance.__new__(SearchChance)
-        twin.rng = random.Random()
+        twin.rng = random.Random(0)            # any seed (not the OS entropy Random() reads): replaced at once
         twin.rng.setstate(self.rng.getstate())
         twin.style = self.style
         twin.record = self.record.copy()

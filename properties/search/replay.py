@@ -30,6 +30,7 @@ class Setup:
     hooks: SearchHooks
     players: int | None
     seed: int = 0
+    _scores: list[Any] = attrs.field(factory=list, init=False, eq=False, repr=False)    # the entry's, once loaded
 
     def start(self, overrides: Mapping[str, str], chance: Any) -> Game:
         if self.hooks.start is not None:
@@ -38,7 +39,9 @@ class Setup:
                                            chance=chance)
 
     def scores(self, game: Game) -> tuple[int, ...]:
-        return tuple(self.entry.load("scores")(game))
+        if not self._scores:                    # loaded once: the search asks at every step
+            self._scores.append(self.entry.load("scores"))
+        return tuple(self._scores[0](game))
 
 
 @attrs.frozen

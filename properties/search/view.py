@@ -43,17 +43,19 @@ VIEW_NAMES = ("state", "events", "kinds", "clauses", "points", "action", "player
 
 
 class ReadOnly:
-    """An object seen through glass: attributes read, lists as tuples, nothing assignable."""
-
-    __slots__ = ("_target",)
+    """An object seen through glass: attributes read, lists as tuples, nothing assignable. An
+    attribute is copied once, when first read, and kept (a view's glass holds for its step only):
+    a distance reading a Dome cell by cell would otherwise copy the whole Dome at every cell."""
 
     def __init__(self, target: Any) -> None:
         object.__setattr__(self, "_target", target)
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Any:          # the first read of `name` only: then it is kept
         if name.startswith("_"):
             raise AttributeError(f"no attribute {name!r} (names starting with '_' are hidden)")
-        return read_only(getattr(self._target, name))
+        value = read_only(getattr(self._target, name))
+        object.__setattr__(self, name, value)
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("the position is read-only")
@@ -62,10 +64,16 @@ class ReadOnly:
         return repr(self._target)
 
 
+_PLAIN = (int, float, str, bool, type(None))
+_PLAIN_TYPES = frozenset(_PLAIN)
+
+
 def read_only(value: Any) -> Any:
-    if isinstance(value, (int, float, str, bool, type(None))):
+    if isinstance(value, _PLAIN):
         return value
     if isinstance(value, (list, tuple)):
+        if _PLAIN_TYPES.issuperset(map(type, value)):
+            return tuple(value)
         return tuple(read_only(v) for v in value)
     if isinstance(value, dict):
         return MappingProxyType({k: read_only(v) for k, v in value.items()})
