@@ -85,14 +85,12 @@ def replay(setup: Setup, overrides: Mapping[str, str], actions: Sequence[str], r
             game = setup.start(overrides, chance)
         except (ChanceScriptError, IllegalAction) as exc:
             return Replay((), False, (0, 0), f"set-up: {exc}")
-        legal = game.legal_actions()          # listed once a step: the step's result and the next step's choice
-        steps.append(_result(setup, game, [], record_clauses, legal))
+        steps.append(_result(setup, game, [], record_clauses))
         events: list[Event] = []
         if on_step is not None and on_step(game, [], 0):
             return _done(steps, True, record, chance, game, [])
         for n, text in enumerate(actions, 1):
-            shown = steps[-1].legal
-            action = legal[shown.index(text)] if text in shown else None
+            action = next((a for a in game.legal_actions() if str(a) == text), None)
             if action is None:
                 return _done(steps, False, record, chance, game, events, f"step {n}: {text!r} is not legal")
             if record_clauses:
@@ -101,8 +99,7 @@ def replay(setup: Setup, overrides: Mapping[str, str], actions: Sequence[str], r
                 events = game.apply(action)
             except ChanceScriptError as exc:
                 return _done(steps, False, record, chance, game, events, f"step {n}: {exc}")
-            legal = game.legal_actions()
-            steps.append(_result(setup, game, events, record_clauses, legal))
+            steps.append(_result(setup, game, events, record_clauses))
             if on_step is not None and on_step(game, events, n):
                 break
         return _done(steps, True, record, chance, game, events)
@@ -112,9 +109,9 @@ def replay(setup: Setup, overrides: Mapping[str, str], actions: Sequence[str], r
         RECORDER.enabled = was
 
 
-def _result(setup: Setup, game: Game, events: Sequence[Event], record_clauses: bool,
-            legal: Sequence[Any]) -> StepResult:
-    return StepResult(tuple(str(e) for e in events), setup.scores(game), tuple(str(a) for a in legal),
+def _result(setup: Setup, game: Game, events: Sequence[Event], record_clauses: bool) -> StepResult:
+    return StepResult(tuple(str(e) for e in events), setup.scores(game),
+                      tuple(str(a) for a in game.legal_actions()),
                       frozenset(RECORDER.clauses) if record_clauses else frozenset())
 
 
