@@ -67,11 +67,11 @@ class NeedChance(SearchChance):
         return super().draw_tile(bag)
 
     def fork(self) -> NeedChance:
+        """The search's fork, as this class (told nothing yet)."""
+        base = super().fork()
         twin = NeedChance.__new__(NeedChance)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
-        twin.style = self.style
-        twin.record = self.record.copy()
+        for name in SearchChance.__slots__:
+            setattr(twin, name, getattr(base, name))
         twin.need = None
         return twin
 
