@@ -272,3 +272,24 @@ def test_the_explorer_needs_the_outcome_to_find_a_reading_that_only_changes_the_
     goal = decide_goal("duel", TIE_READING, hooks_of(entry))
     monkeypatch.setattr(engine, "outcome_of", lambda game: "")
     assert search("duel", [goal], cpu_seconds=600, nodes=3_000).missing == [goal]
+
+
+def test_a_games_own_explorer_answers_its_goal_once_its_game_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A goal with an explorer in the game's hooks (`SearchHooks.explorers`) is answered by the game
+    it returns, shrunk and written like any found game, with the explorer's nodes; a game whose
+    replay does not meet the goal answers nothing (three nodes of search cannot find it either)."""
+    import attrs
+
+    from properties.search import run
+
+    entry = get_game("duel")
+    hooks = hooks_of(entry)
+    goal = clause_goal(entry, "duel.prep.bag-restock", hooks)
+    found = search("duel", [goal], cpu_seconds=600, nodes=20_000).witnesses[0].found
+    planted = attrs.evolve(hooks, explorers={goal.key: lambda seed: (found.actions, found.record, 123)})
+    monkeypatch.setattr(run, "hooks_of", lambda entry: planted)
+    result = search("duel", [goal], cpu_seconds=600, nodes=3)
+    assert not result.missing and result.witnesses[0].found.nodes == 123
+    short = attrs.evolve(hooks, explorers={goal.key: lambda seed: (found.actions[:3], found.record, 1)})
+    monkeypatch.setattr(run, "hooks_of", lambda entry: short)
+    assert search("duel", [goal], cpu_seconds=600, nodes=3).missing == [goal]

@@ -22,6 +22,11 @@ hooks is searched from set-up with its scenario files scripting chance from set-
                                     reason says why and where it is argued (a test that guards it);
                                     the search skips them and says so, the report shows the reason;
                                     "KEY @Np" holds at N players only (the search's, not the report's)
+    explorers: {goal key: explore(seed) -> (actions, record, nodes) | None}   the game's own explorer
+                                    for a question the coverage-guided search does not reach (nodes:
+                                    the actions it played in all, trials aside): its game is
+                                    replayed (it must meet the goal) and shrunk and written like any
+                                    found game; the explorer keeps to its own, documented effort
 """
 
 from __future__ import annotations
@@ -75,6 +80,8 @@ class SearchHooks:
     steer: Mapping[str, str] = attrs.field(factory=dict)     # "ID=ALT" -> a predicate whose distance
                                     # steers a `--decide` search toward where the reading can matter
     unreachable: Mapping[str, str] = attrs.field(factory=dict)   # goal key -> why no game reaches it
+    explorers: Mapping[str, Callable[[int], tuple[Sequence[str], ChanceRecord, int] | None]] = \
+        attrs.field(factory=dict)                                # goal key -> the game's own explorer
 
 
 DEFAULT_SEARCH_HOOKS = SearchHooks()
