@@ -9,8 +9,10 @@ the round to the next one's start; the best games by tiles lost (with the room l
 still to come) go on. A rollout chooses for both players and for chance: at each step it tries the
 legal actions (a sample) on copies and plays the one that loses fewest tiles (`_step_cost`), now
 and then one at random; at a refill it often draws the colours the pattern lines still need
-(`NeedChance`). Every outcome is recorded, so the game replays with the scenario's strict script:
-the witness file is written by the search's own writer (`write_witness`)."""
+(`NeedChance`). Every outcome is recorded, so the game replays with the scenario's strict script.
+`find` is Duel's explorer for that question in the search's hooks (`SearchHooks.explorers`), so
+`azul-rules search` runs it, shrinks its game and writes the witness; `write_witness` and
+`python -m properties.duel.hoard` do the same for one exploration."""
 
 from __future__ import annotations
 
@@ -136,11 +138,21 @@ class Line:
     actions: list[str]
 
 
+UNLIMITED = 10**18
+NODES = [0, UNLIMITED]        # actions the rollouts played (trials aside), and the most they may play
+
+
+class _OutOfNodes(Exception):
+    """The node limit `find` was given is spent."""
+
+
 def _rollout(line: Line, rng: random.Random) -> bool:
     """Play the line's round to the next round's start; True when a refill ran dry."""
     game = line.game
     start = game.state.round
     while game.state.round == start and not game.is_over:
+        if NODES[0] >= NODES[1]:
+            raise _OutOfNodes
         legal = game.legal_actions()
         if rng.random() < NOISE:
             action = rng.choice(legal)
@@ -166,6 +178,7 @@ def _rollout(line: Line, rng: random.Random) -> bool:
             chance.reseed(rng.randrange(2**32), rng.choice(TILE_STYLES))
             chance.need = needs(ahead.state) if rng.random() < NEED_SHARE else None
         events = game.apply(action)
+        NODES[0] += 1
         chance.need = None
         line.actions.append(str(action))
         if any(e.kind == "tiles-ran-out" for e in events):
@@ -197,6 +210,29 @@ def explore(seed: int, population: int, rollouts: int) -> Line | None:
         return None
     finally:
         RECORDER.enabled = was
+
+
+FIND_POPULATION = 30          # games per round start in `find`
+FIND_ROLLOUTS = 6             # rollouts per game and round in `find`
+FIND_TRIES = 8                # explorations `find` tries (5-10 CPU s each; 2 of seeds 0-7 run a refill dry)
+
+
+def find(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
+    """The search's own explorer for duel.prep.rare-empty (`SearchHooks.explorers`): up to
+    FIND_TRIES explorations, seeds seed * FIND_TRIES onward, playing at most `nodes` actions; the
+    actions and chance record of the first game whose refill ran dry (or None), and the actions
+    played."""
+    NODES[0], NODES[1] = 0, nodes
+    try:
+        for k in range(FIND_TRIES):
+            line = explore(seed * FIND_TRIES + k, FIND_POPULATION, FIND_ROLLOUTS)
+            if line is not None:
+                return (line.actions, line.game.chance.record), NODES[0]
+    except _OutOfNodes:
+        pass
+    finally:
+        NODES[1] = UNLIMITED
+    return None, NODES[0]
 
 
 def write_witness(line: Line, folder: Path, found_by: str) -> Path:

@@ -486,5 +486,12 @@ UNREACHABLE: dict[str, str] = {
         "no passed player looked at again could act"),
 }
 
+def _hoard(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
+    """duel.prep.rare-empty's own explorer (properties/duel/hoard.py, which reads this module)."""
+    from properties.duel.hoard import find
+
+    return find(seed, nodes)
+
+
 SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS, readings=True,
-                     steer=STEER, unreachable=UNREACHABLE)
+                     steer=STEER, unreachable=UNREACHABLE, explorers={"clause duel.prep.rare-empty": _hoard})
