@@ -139,10 +139,10 @@ def _no_tile_distance(v: Mapping[str, Any]) -> float:
 
 def _dead_game_distance(v: Mapping[str, Any]) -> float:
     """Toward a dead game: the free tiles that must still leave circulation before no wall completion
-    is possible (`slack`; 0: no wall can change again), and 25 for every wall row the next tiling
-    would complete. Counting completions alone (`options`) gave no step down for a tile parked on a
-    line: 600 CPU s came within one completion and no closer."""
-    return ENDED if v["over"] else float(v["slack"] + 25 * v["completing"])
+    is possible (`slack`; 0: no wall can change again), the tiles the next tiling sends to the lid
+    (free again after it), and 25 for every wall row the next tiling would complete. Counting
+    completions alone (`options`) gives no step down for a tile parked on a line."""
+    return ENDED if v["over"] else float(v["slack"] + v["to-lid"] + 25 * v["completing"])
 
 
 PREDICATES: dict[str, Predicate] = {

@@ -24,16 +24,17 @@ def _goal(text: str) -> Any:
 
 
 @pytest.mark.clause("azul.end.trigger")
-def test_a_dead_game_is_found_on_the_gray_wall_within_1000_nodes() -> None:
-    """4 players, seed 0: found after 680 nodes (the committed witness); counting only the completions
-    still possible (`options`), a tile parked on a line is no step closer and none is found."""
+def test_a_dead_game_is_found_on_the_gray_wall_within_4000_nodes() -> None:
+    """4 players, seed 0: found after 2,924 nodes (the committed witness); counting only the
+    completions still possible (`options`), a tile parked on a line is no step closer and none is
+    found (28,230 nodes)."""
     goal = _goal(DEAD)
     assert dict(goal.overrides)[predicates.WALL_SIDE] == "gray"
     entry = get_game("azul")
-    explorer = Explorer(Setup(entry, hooks_of(entry), 4), [goal], 0, Budget(600.0, 1_000),
+    explorer = Explorer(Setup(entry, hooks_of(entry), 4), [goal], 0, Budget(600.0, 4_000),
                         overrides=goal.overrides, shadow_overrides=goal.default_overrides)
     found, explored = explorer.run()
-    assert [f.goal for f in found] == [goal] and explored.nodes < 1_000
+    assert [f.goal for f in found] == [goal] and explored.nodes < 4_000
 
 
 def test_slack_is_zero_exactly_where_no_completion_is_left_and_never_below_the_count() -> None:
@@ -50,7 +51,7 @@ def test_slack_is_zero_exactly_where_no_completion_is_left_and_never_below_the_c
 
     goal = _goal(DEAD)
     setup = Setup(entry, attrs.evolve(hooks, view=watched), 4)
-    Explorer(setup, [goal], 0, Budget(600.0, 1_000), overrides=goal.overrides,
+    Explorer(setup, [goal], 0, Budget(600.0, 4_000), overrides=goal.overrides,
              shadow_overrides=goal.default_overrides).run()
     assert any(o == 0 for o, _ in seen) and any(o > 0 for o, _ in seen)
     assert all((o == 0) == (s == 0) and s >= o for o, s in seen)
