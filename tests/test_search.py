@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 from model.clauses import RECORDER
@@ -237,3 +238,39 @@ def test_only_a_goal_with_a_distance_looks_ahead(monkeypatch: pytest.MonkeyPatch
     assert calls["n"] == 0, f"an expression without a distance looked ahead {calls['n']} times"
     search("duel", [where_goal("one-colour-bag", hooks, sample)], cpu_seconds=600, nodes=2_000)
     assert calls["n"] > 0, "a named predicate with a distance looks ahead"
+
+
+def test_each_round_keeps_its_closest_position_and_branches_start_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Go-Explore's best per cell: with a goal that has a distance, the explorer keeps per round the
+    position closest by it after any step of that round (Explorer.round_best), and branches start
+    from those. Look-ahead is off here, so every distance measured is of a position played."""
+    monkeypatch.setattr(engine, "AHEAD_SHARE", 0.0)
+    hooks = hooks_of(get_game("duel"))
+    seen: dict[int, float] = {}
+    predicate = hooks.predicates["one-colour-bag"]
+    assert predicate.distance is not None
+
+    def measured(v):  # type: ignore[no-untyped-def]
+        d = predicate.distance(v)
+        if v["step"] > 0:                  # not a set-up position (never kept as a round's best)
+            seen[v["round"]] = min(seen.get(v["round"], d), d)
+        return d
+
+    goal = where_goal("one-colour-bag", hooks, get_game("duel").load("new_game")(seed=0))
+    goal = attrs.evolve(goal, predicate=attrs.evolve(predicate, distance=measured))
+    started: list[object] = []
+    real = engine.Explorer._branch
+
+    def branch(self, entry):  # type: ignore[no-untyped-def]
+        started.append(entry)
+        return real(self, entry)
+
+    monkeypatch.setattr(engine.Explorer, "_branch", branch)
+    explorer = engine.Explorer(Setup(get_game("duel"), hooks, None), [goal], 0, engine.Budget(600, 3_000),
+                               overrides={})
+    explorer.run()
+    assert len(seen) > 2 and {r: d for r, (d, _) in explorer.round_best.items()} == seen
+    assert all(entry.game.state.round == r for r, (_, entry) in explorer.round_best.items())
+    best = {id(entry) for _, entry in explorer.round_best.values()}
+    from_best = sum(id(e) in best for e in started)
+    assert from_best > len(started) // 5, (from_best, len(started))
