@@ -21,11 +21,14 @@ def scenario_text(*, scenario_id: str, description: str, clauses: Sequence[str],
                   overrides: Mapping[str, str], actions: Sequence[str], seed: int | None = None,
                   tiles: Sequence[int] = (), plates: Sequence[int] | None = None, chips: Sequence[int] = (),
                   first: int | None = None, game: str | None = None, players: int | None = None,
-                  top_lines: Sequence[str] = (), given_lines: Sequence[str] = ()) -> str:
+                  top_lines: Sequence[str] = (), given_lines: Sequence[str] = (),
+                  seeded_scope: bool = True) -> str:
     """The scenario file of a failing game. `game` (None: the default game) is written as the file's
     `game` key, `players` when not the game's default count; drawn tiles are written in the game's
     own notation (its registry entry's `format_tiles`). `top_lines` and `given_lines`: what the game
-    writes for the keys of `overrides` that are no interpretation (its search hooks' context_lines)."""
+    writes for the keys of `overrides` that are no interpretation (its search hooks' context_lines).
+    `seeded_scope`: a seeded file says `[chance] scope = "game"` (the game's scenarios script set-up
+    too, its search hooks' replay "game"); otherwise the seed alone replays set-up and no `[chance]`."""
     lines = [f"id = {_toml_str(scenario_id)}", f'description = """\n{description}"""',
              "clauses = [" + ", ".join(_toml_str(c) for c in clauses) + "]"]
     if game is not None:
@@ -43,7 +46,8 @@ def scenario_text(*, scenario_id: str, description: str, clauses: Sequence[str],
     lines.append("]")
     if given_lines:
         lines += ["", "[given]", *given_lines]
-    lines += ["", "[chance]", 'scope = "game"']
+    if seed is None or seeded_scope:
+        lines += ["", "[chance]", 'scope = "game"']
     if seed is None:
         lines.append("strict = true")
         format_tiles = get_game(game or DEFAULT_GAME).load("format_tiles")

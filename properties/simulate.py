@@ -13,7 +13,7 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -382,21 +382,20 @@ def write_failure(report: GameReport, overrides: Mapping[str, str], directory: P
     # written as the game writes a search context, not as interpretations its scenarios would refuse
     points = entry.load("implemented")
     context = {k: v for k, v in overrides.items() if k not in points}
-    top_lines: Sequence[str] = ()
-    given_lines: Sequence[str] = ()
-    if context:
-        from properties.search.hooks import DEFAULT_SEARCH_HOOKS
+    # the player count and the context are written where the game's scenarios keep them (its search
+    # hooks' context_lines, as a witness file), and the seed replays set-up as its hooks' replay says
+    from properties.search.hooks import DEFAULT_SEARCH_HOOKS
 
-        hooks = entry.load("search") if entry.has("search") else DEFAULT_SEARCH_HOOKS
-        top_lines, given_lines = hooks.context_lines(None, context)
+    hooks = entry.load("search") if entry.has("search") else DEFAULT_SEARCH_HOOKS
+    top_lines, given_lines = hooks.context_lines(
+        report.players if report.players != entry.players[0] else None, context)
     text = scenario_text(
         scenario_id=f"counterexample.{name}.{alt}.seed-{report.seed}",
         description=(f"simulate found: {name}: {msg}\n"
                      f"(seed {report.seed}, step {report.failure_step}{where}, policy {policy})"),
         clauses=clauses, overrides={k: v for k, v in overrides.items() if k in points}, actions=report.actions_log,
         seed=report.seed, game=report.game if report.game != DEFAULT_GAME else None,
-        players=report.players if report.players != entry.players[0] else None,
-        top_lines=top_lines, given_lines=given_lines)
+        top_lines=top_lines, given_lines=given_lines, seeded_scope=hooks.replay == "game")
     prefix = "" if report.game == DEFAULT_GAME else f"{report.game}-"
     return write_counterexample(text, f"{prefix}{name}-{alt}-seed-{report.seed}", directory)
 

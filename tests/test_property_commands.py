@@ -253,3 +253,20 @@ def test_a_greedy_and_a_uniform_failure_of_one_seed_are_two_files(tmp_path: Path
     assert greedy != uniform and greedy.name == "progress-defaults-greedy-seed-0.toml"
     assert "plate 1" in greedy.read_text() and "plate 2" in uniform.read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([greedy.name, uniform.name])  # no partial file left
+
+
+def test_a_classic_counterexample_at_four_players_loads_as_a_scenario(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A failed 4-player classic game is written with its player count where classic scenarios keep
+    it (`[given] players`): a top-level `players = 4` is a key the scenario loader refuses, so the
+    counterexample could not be replayed."""
+    from harness.azul.scenarios.loader import load_scenario
+    from model.azul.game import Game
+    from properties.simulate import play_checked, write_failure
+
+    monkeypatch.setattr(Game, "legal_actions", lambda self: [])
+    report = play_checked(0, {}, game="azul", players=4, record=False)
+    assert report.failure is not None
+    path = write_failure(report, {}, tmp_path)
+    scenario = load_scenario(path)
+    assert scenario.given.get("players") == 4, path.read_text()

@@ -58,7 +58,7 @@ def test_shrinking_drops_choices_and_the_witness_still_meets_its_goal() -> None:
     goal = ClauseGoal("duel.acquire.end")
     at = met_at(setup, goal, actions, record)
     assert at is not None and at > 10
-    shrunk = shrink(setup, goal, actions, record, max_replays=200, cpu_seconds=600)
+    shrunk = shrink(setup, goal, actions, record, max_replays=200, max_steps=10**7)
     assert met_at(setup, goal, shrunk.actions, shrunk.record) == len(shrunk.actions)
     assert len(shrunk.actions) < at, (len(shrunk.actions), at)
 
@@ -73,3 +73,22 @@ def test_progress_is_reported_every_so_many_nodes(monkeypatch: pytest.MonkeyPatc
     explorer.run()
     assert len(lines) == 5, lines                    # at 500, 1,000, ... 2,500 nodes
     assert lines == sorted(lines) and lines[0] >= 500
+
+
+def test_the_shrink_budget_counts_work_not_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same found game shrinks to the same witness on a slow or busy machine: the budget is
+    replays and replayed actions, never the clock (with a CPU deadline, a clock that runs 100 s a call
+    stopped the shrink at once, and a faster machine fitted more attempts)."""
+    import time
+
+    setup = _setup()
+    actions, record = _random_game(setup, 200, 11)
+    goal = ClauseGoal("duel.acquire.end")
+    calm = shrink(setup, goal, actions, record)
+    ticks = iter(range(0, 10**9, 100))
+    monkeypatch.setattr(time, "process_time", lambda: float(next(ticks)))
+    busy = shrink(setup, goal, actions, record)
+    assert busy.actions == calm.actions and busy.record == calm.record
+    assert len(calm.actions) < len(actions)
+    few = shrink(setup, goal, actions, record, max_steps=len(actions))
+    assert few.replays < calm.replays, "a step budget the first replay uses up stops the shrink"

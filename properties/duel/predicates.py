@@ -15,16 +15,18 @@ from model.duel.game import TABLETS
 from model.duel.game import start as start_game
 from model.duel.scoring import tablet_points
 from properties.search.hooks import Predicate, SearchHooks
+from properties.search.view import View
 
 TOKENS = 2                    # a player's Acquisition tokens per round (duel.acquire.tokens)
 
 
-def view(game: Game) -> dict[str, Any]:
+def view(game: Game) -> View:
     """bag, tower: tiles in each; tokens_left: per seat, the tokens not used this round;
-    tablets_now: per seat, what the tablets would score for the Dome as it stands."""
+    tablets_now: per seat, what the tablets would score for the Dome as it stands (worked out only
+    when read: it is most of a step's view's cost, and few goals read it)."""
     s = game.state
-    return {"bag": sum(s.bag), "tower": sum(s.tower), "tokens_left": tuple(TOKENS - p.tokens_used for p in s.players),
-            "tablets_now": _tablets_now(game)}
+    return View({"bag": sum(s.bag), "tower": sum(s.tower), "tokens_left": tuple(TOKENS - p.tokens_used for p in s.players)},
+                {"tablets_now": lambda: _tablets_now(game)})
 
 
 def _tablets_now(game: Game) -> tuple[int, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
@@ -41,24 +42,42 @@ TILE_STYLES = ("weighted", "colour", "same", "scarce")
 
 
 class SearchChance:
-    """Chance chosen by the search: a private generator and a tile style, every outcome recorded."""
+    """Chance chosen by the search: a private generator and a tile style, every outcome recorded.
+    A fork starts from its parent's generator state, taken once while neither draws (a look-ahead
+    forks the same position for each of its trial moves) and made a generator only when the fork
+    first draws (most trial moves draw nothing)."""
 
-    __slots__ = ("record", "rng", "style")
+    __slots__ = ("_generator", "_state", "record", "style")
 
     def __init__(self, seed: int = 0, style: str = "weighted", record: ChanceRecord | None = None) -> None:
-        self.rng = random.Random(seed)
+        self._generator: random.Random | None = random.Random(seed)
+        self._state: Any = None             # the generator's state when last forked, while it has not moved
         self.style = style
         self.record = record if record is not None else ChanceRecord()
 
+    @property
+    def rng(self) -> random.Random:
+        """The generator, about to move (so a state kept for forks no longer holds)."""
+        generator = self._generator
+        if generator is None:
+            generator = self._generator = random.Random(0)     # any seed: replaced at once
+            generator.setstate(self._state)
+        self._state = None
+        return generator
+
     def reseed(self, seed: int, style: str) -> None:
         """Branching from a snapshot: new choices from here on, the record so far kept."""
-        self.rng = random.Random(seed)
+        self._generator = random.Random(seed)
+        self._state = None
         self.style = style
 
     def fork(self) -> SearchChance:
+        if self._state is None:
+            assert self._generator is not None                  # a generator not yet made has a state
+            self._state = self._generator.getstate()
         twin = SearchChance.__new__(SearchChance)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
+        twin._generator = None
+        twin._state = self._state
         twin.style = self.style
         twin.record = self.record.copy()
         return twin

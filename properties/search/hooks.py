@@ -3,7 +3,9 @@
 hooks is searched from set-up with its scenario files scripting chance from set-up.
 
     predicates: {name: Predicate}   the game's named `--where` conditions
-    view(game) -> {name: value}     extra read-only names a `--where` expression may use
+    view(game) -> {name: value}     extra read-only names a `--where` expression may use (a
+                                    properties/search/view.py `View` to work costly ones out only
+                                    when read)
     replay: "game"                  the scenario script covers set-up too (`[chance] scope = "game"`)
             "steps"                 set-up comes from the file's seed (and scripted first seat); the
                                     script covers the steps only
@@ -45,7 +47,7 @@ class Predicate:
     argument: Callable[[int], Predicate] | None = None      # NAME:N -> the predicate for N
 
 
-def no_view(game: Game) -> dict[str, Any]:
+def no_view(game: Game) -> Mapping[str, Any]:
     return {}
 
 
@@ -62,7 +64,7 @@ def default_chance_lines(record: ChanceRecord, format_tiles: Callable[[list[int]
 @attrs.frozen
 class SearchHooks:
     predicates: Mapping[str, Predicate] = attrs.field(factory=dict)
-    view: Callable[[Any], dict[str, Any]] = no_view
+    view: Callable[[Any], Mapping[str, Any]] = no_view
     replay: str = "game"
     start: Callable[..., Game] | None = None
     chance_lines: Callable[[ChanceRecord, Callable[[list[int]], str]], list[str]] = default_chance_lines

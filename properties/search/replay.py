@@ -4,7 +4,6 @@ replayed and its goal re-checked), then the script cut to the draws the game con
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -30,6 +29,7 @@ class Setup:
     hooks: SearchHooks
     players: int | None
     seed: int = 0
+    _scores: list[Any] = attrs.field(factory=list, init=False, eq=False, repr=False)    # the entry's, once loaded
 
     def start(self, overrides: Mapping[str, str], chance: Any) -> Game:
         if self.hooks.start is not None:
@@ -38,7 +38,9 @@ class Setup:
                                            chance=chance)
 
     def scores(self, game: Game) -> tuple[int, ...]:
-        return tuple(self.entry.load("scores")(game))
+        if not self._scores:                    # loaded once: the search asks at every step
+            self._scores.append(self.entry.load("scores"))
+        return tuple(self._scores[0](game))
 
 
 @attrs.frozen
@@ -249,20 +251,24 @@ def _cut(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord)
     return kept if met_at(setup, goal, actions, kept) is not None else record
 
 
+SHRINK_STEPS = 150_000      # actions a shrink may replay in all (about 6 CPU s of Duel replays here)
+
+
 def shrink(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord, *,
-           max_replays: int = 400, cpu_seconds: float = 6.0) -> Shrunk:
+           max_replays: int = 400, max_steps: int = SHRINK_STEPS) -> Shrunk:
     """Fewest actions, then fewest draws: the game cut where the goal is first met, then delta
     debugging over the choices. A candidate drops a chunk of the actions and is played leniently
     (each later recorded action if still legal, else the first legal one; each recorded draw if the
     bag still holds it, else the first colour it holds: `lenient_play`), so dropping a choice keeps
     the rest meaningful; it is kept when the file's strict replay of what was played meets the goal
     no later than the current witness's length. Chunks run from half the game down to single actions,
-    latest first (the end of a game matters least to an early goal), within the budget."""
-    deadline = time.process_time() + cpu_seconds
-    replays = 0
+    latest first (the end of a game matters least to an early goal), within the budget: at most
+    `max_replays` replays and `max_steps` replayed actions, a count of work rather than a clock, so the
+    same found game shrinks to the same witness on any machine and at any load."""
+    replays = steps = 0
     before = (len(actions), record.draws())
     first = met_at(setup, goal, list(actions), record)
-    replays += 1
+    replays, steps = 1, len(actions)
     if first is None:
         raise ValueError(f"{goal.key}: the found game does not meet its goal on replay")
     current: tuple[str, ...] = tuple(actions[:first])
@@ -270,24 +276,29 @@ def shrink(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecor
     overrides = goal_overrides(goal)
 
     def attempt(candidate: Sequence[str]) -> tuple[tuple[str, ...], ChanceRecord] | None:
-        nonlocal replays
+        nonlocal replays, steps
         replays += 2
         played, drawn = lenient_play(setup, overrides, candidate, rec, len(current) - 1)
+        steps += len(played) * 2
         at = met_at(setup, goal, played, drawn)
         if at is None or at >= len(current):
             return None
         return played[:at], drawn
 
     chunk = max(1, len(current) // 2)
-    while chunk >= 1 and replays < max_replays and time.process_time() < deadline:
+    def budget_left() -> bool:
+        return replays < max_replays and steps < max_steps
+
+    while chunk >= 1 and budget_left():
         i = len(current) - chunk
         removed = False
-        while i >= 0 and replays < max_replays and time.process_time() < deadline:
+        while i >= 0 and budget_left():
             got = attempt(current[:i] + current[i + chunk:])
             if got is not None:
                 current, drawn = got
                 rec = _cut(setup, goal, current, drawn)
                 replays += 2
+                steps += len(current) * 2
                 removed = True
                 i = min(i, len(current)) - chunk
             else:
