@@ -216,7 +216,7 @@ CONTEXTS: dict[str, dict[str, str]] = {
     "azul.wall.no-space": _GRAY,              # a line with no wall space left: only the gray side has one
     # a dead game needs every free colour barred from every line that could still be completed; on the
     # gray wall a row is also barred by its free spaces' columns, so many tiles can circulate with no
-    # place to go (the seed-88 game of docs/azul-dead-game.md): found there in 4 and 31 CPU s (4 and 2
+    # place to go (the seed-88 game of docs/azul-dead-game.md): found there in 3 and 27 CPU s (4 and 2
     # players, seed 0); on the coloured wall, where a row is barred only by what it and its line hold,
     # not within 120 CPU s (4 players)
     "azul.end.dead-game=stall": _GRAY,
