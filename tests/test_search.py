@@ -5,6 +5,8 @@ from its chance record as its scenario file will."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import attrs
 import pytest
@@ -249,9 +251,10 @@ def test_each_round_keeps_its_closest_position_and_branches_start_there(monkeypa
     seen: dict[int, float] = {}
     predicate = hooks.predicates["one-colour-bag"]
     assert predicate.distance is not None
+    distance: Callable[[Mapping[str, Any]], float] = predicate.distance
 
-    def measured(v):  # type: ignore[no-untyped-def]
-        d = predicate.distance(v)
+    def measured(v: Mapping[str, Any]) -> float:
+        d = distance(v)
         if v["step"] > 0:                  # not a set-up position (never kept as a round's best)
             seen[v["round"]] = min(seen.get(v["round"], d), d)
         return d
@@ -261,9 +264,9 @@ def test_each_round_keeps_its_closest_position_and_branches_start_there(monkeypa
     started: list[object] = []
     real = engine.Explorer._branch
 
-    def branch(self, entry):  # type: ignore[no-untyped-def]
+    def branch(self: engine.Explorer, entry: Any) -> None:
         started.append(entry)
-        return real(self, entry)
+        real(self, entry)
 
     monkeypatch.setattr(engine.Explorer, "_branch", branch)
     explorer = engine.Explorer(Setup(get_game("duel"), hooks, None), [goal], 0, engine.Budget(600, 3_000),

@@ -5,6 +5,7 @@ CONTEXTS, STEER)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -46,7 +47,7 @@ def test_slack_is_zero_exactly_where_no_completion_is_left_and_never_below_the_c
     hooks = hooks_of(entry)
     seen: list[tuple[int, int]] = []
 
-    def watched(game: Any) -> dict[str, Any]:
+    def watched(game: Any) -> Mapping[str, Any]:
         v = hooks.view(game)
         seen.append((v["options"], v["slack"]))
         return v
