@@ -5,7 +5,10 @@ from its chance record as its scenario file will."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
+from typing import Any
 
+import attrs
 import pytest
 
 from model.clauses import RECORDER
@@ -294,3 +297,40 @@ def test_a_games_own_explorer_answers_its_goal_once_its_game_replays(monkeypatch
     short = attrs.evolve(hooks, explorers={goal.key: lambda seed, nodes: ((found.actions[:3], found.record), 1)})
     monkeypatch.setattr(run, "hooks_of", lambda entry: short)
     assert search("duel", [goal], cpu_seconds=600, nodes=3).missing == [goal]
+
+
+def test_each_round_keeps_its_closest_position_and_branches_start_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Go-Explore's best per cell: with a goal that has a distance, the explorer keeps per round the
+    position closest by it after any step of that round (Explorer.round_best), and branches start
+    from those. Look-ahead is off here, so every distance measured is of a position played."""
+    monkeypatch.setattr(engine, "AHEAD_SHARE", 0.0)
+    hooks = hooks_of(get_game("duel"))
+    seen: dict[int, float] = {}
+    predicate = hooks.predicates["one-colour-bag"]
+    assert predicate.distance is not None
+    distance: Callable[[Mapping[str, Any]], float] = predicate.distance
+
+    def measured(v: Mapping[str, Any]) -> float:
+        d = distance(v)
+        if v["step"] > 0:                  # not a set-up position (never kept as a round's best)
+            seen[v["round"]] = min(seen.get(v["round"], d), d)
+        return d
+
+    goal = where_goal("one-colour-bag", hooks, get_game("duel").load("new_game")(seed=0))
+    goal = attrs.evolve(goal, predicate=attrs.evolve(predicate, distance=measured))
+    started: list[object] = []
+    real = engine.Explorer._branch
+
+    def branch(self: engine.Explorer, entry: Any) -> None:
+        started.append(entry)
+        real(self, entry)
+
+    monkeypatch.setattr(engine.Explorer, "_branch", branch)
+    explorer = engine.Explorer(Setup(get_game("duel"), hooks, None), [goal], 0, engine.Budget(600, 3_000),
+                               overrides={})
+    explorer.run()
+    assert len(seen) > 2 and {r: d for r, (d, _) in explorer.round_best.items()} == seen
+    assert all(entry.game.state.round == r for r, (_, entry) in explorer.round_best.items())
+    best = {id(entry) for _, entry in explorer.round_best.values()}
+    from_best = sum(id(e) in best for e in started)
+    assert from_best > len(started) // 5, (from_best, len(started))

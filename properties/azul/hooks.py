@@ -41,8 +41,9 @@ COMBINATIONS: tuple[dict[str, str], ...] = (
 # (properties/azul/policy.py). Each row's `decided` is still counted from the model's citations; a row
 # that never decides in its games but has a committed `azul-rules search --decide` witness
 # (fixtures/azul/witnesses/) is shown as decided by that witness (harness/found_by_search.py): the
-# full floor at the marker (marker-on-full-floor), a short refill (fill-order=round-robin) and a
-# round nobody takes from the centre (marker-untaken=next-clockwise) are found by the search.
+# full floor at the marker (marker-on-full-floor), a short refill (fill-order=round-robin), a
+# round nobody takes from the centre (marker-untaken=next-clockwise) and a dead game
+# (dead-game=stall, on the gray wall) are found by the search.
 ROW_SETUPS: dict[str, RowSetup] = {
     # the point is the gray wall's: on the coloured wall no line is ever unplaceable
     "azul.gray.unplaceable-line=refused": RowSetup(context={WALL_SIDE: "gray"}),
@@ -53,9 +54,6 @@ ROW_SETUPS: dict[str, RowSetup] = {
     # its games that leave the last tiles to seats that never get them end as dead games instead:
     # docs/azul-dead-game.md, the same-starter loop; tests/azul/test_azul_stall_row.py)
     "azul.prep.empty-round=stall": RowSetup(policy="lock-up", players=4),
-    # a dead game: `hoard` (4 players) runs the supply down to one colour that only seats which never
-    # get those tiles could use (the same-starter loop)
-    "azul.end.dead-game=stall": RowSetup(policy="hoard", players=4),
 }
 
 LETTERS = "BYRKT"        # blue yellow red black turquoise (model/azul/colours.py order)

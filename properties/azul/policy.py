@@ -1,15 +1,10 @@
-"""Classic Azul play policies: `uniform`, and two biased ones that steer play into the two situations
-neither random play nor, within its budget, `azul-rules search` reaches, so the interpretation matrix
-can measure the alternatives only those situations decide (properties/azul/hooks.py ROW_SETUPS). The
-other rare rows (a marker taken onto a full floor, a short refill, a round nobody takes from the
-centre) are decided by the search's committed witnesses (fixtures/azul/witnesses/). Every policy
+"""Classic Azul play policies: `uniform`, and `lock-up`, biased to steer play into the one situation
+neither random play nor, within its budget, `azul-rules search` reaches, so the interpretation
+matrix can measure the alternative only it decides (properties/azul/hooks.py ROW_SETUPS). The other
+rare rows (a marker taken onto a full floor, a short refill, a round nobody takes from the centre, a
+dead game) are decided by the search's committed witnesses (fixtures/azul/witnesses/). The policy
 picks among the legal actions only: the games are legal games, just not typical ones.
 
-- hoard: keep tiles on pattern lines and walls and out of the lid: nothing to the floor, no wall
-  row completed (which would end the game), factories before the centre. With 4 players the bag
-  and lid run low, and the supply can run down to tiles only seats that never act could use
-  (azul.end.dead-game). It does not reach a round with no tile at all (azul.prep.empty-round): the
-  supply bottoms out at about 4 tiles.
 - lock-up: all 100 tiles on walls and unfinished lines, so that a round starts with no tile at all
   (azul.prep.empty-round; 4 players only: 20 wall tiles without a full row and 10 on lines each).
   Each seat keeps one wall column free (seat p: column p), grows the rest of its wall (completing
@@ -42,41 +37,6 @@ def _taken(game: Game, action: Action) -> int:
     source, colour = action.args[0], action.args[1]
     s = game.state
     return s.centre[colour] if source == CENTRE_SOURCE else s.factories[source][colour]
-
-
-# Rounds in which `hoard` hoards; after them it plays uniformly, so the game ends as random games do
-# (without a limit, hoarders put tiles that fit nowhere on the floor forever: a livelock).
-HOARD_ROUNDS = 20
-
-
-def _hoard_score(game: Game, a: Action) -> float:
-    s = game.state
-    board = s.boards[s.to_move]
-    n = _taken(game, a)
-    dest = a.args[2]
-    if dest == FLOOR:
-        return -10.0 * n - 5.0
-    room = dest + 1 - board.line_count[dest]
-    put = min(n, room) if len(a.args) < 4 else a.args[3]
-    overflow = n - put
-    score = 2.0 * put - 10.0 * overflow
-    wall_row = board.wall[dest * ROWS:(dest + 1) * ROWS]
-    filled = sum(1 for c in wall_row if c != EMPTY)
-    if board.line_count[dest] + put == dest + 1:             # the line will be tiled this round
-        score -= 100.0 if filled == ROWS - 1 else 0.0        # ... and would complete the wall row
-        score -= 0.5 * dest                                  # tiling sends dest tiles to the lid
-    if a.args[0] == CENTRE_SOURCE:
-        score -= 3.0
-    return score
-
-
-def hoard(game: Game, actions: Sequence[Action], rng: random.Random) -> Action:
-    """Keep tiles out of circulation: on lines (not the floor, no overflow), never completing a wall
-    row, factories before the centre."""
-    takes = [a for a in actions if a.kind == Kind.TAKE]
-    if not takes or game.state.round > HOARD_ROUNDS:
-        return uniform(game, actions, rng)
-    return _best(takes, {a: _hoard_score(game, a) for a in takes}, rng)
 
 
 LOCK_WALLS = 64       # wall tiles (all seats) from which a round's takes are searched for no lid tile
@@ -191,4 +151,4 @@ def lock_up(game: Game, actions: Sequence[Action], rng: random.Random) -> Action
     return _best(takes, {a: _lock_score(game, a) for a in takes}, rng)
 
 
-POLICIES: dict[str, Policy] = {**BASE_POLICIES, "hoard": hoard, "lock-up": lock_up}
+POLICIES: dict[str, Policy] = {**BASE_POLICIES, "lock-up": lock_up}

@@ -24,11 +24,14 @@ def view(game: Game) -> dict[str, Any]:
     """bag, lid, centre: tiles in each; free: tiles on no wall and no pattern line (bag, lid,
     factories, centre, floors); completing: wall rows the next tiling completes (a full line on a row
     of 4 tiles: the game then ends); to-lid: tiles of full lines the next tiling puts in the lid; options: the (seat, line, colour) completions that could still
-    add a wall tile (model/azul/dead_game.py: 0 is a dead game)."""
+    add a wall tile (model/azul/dead_game.py: 0 is a dead game); slack: for each of those, the free tiles
+    of its colour that must leave circulation before it can no longer be completed (0 exactly when
+    options is 0)."""
     s = game.state
     free = free_tiles(s)
     return {"bag": sum(s.bag), "lid": sum(s.lid), "centre": sum(s.centre), "free": sum(free),
-            "to-lid": _to_lid(game), "completing": _completing(game), "options": _wall_options(game, free)}
+            "to-lid": _to_lid(game), "completing": _completing(game), "options": _wall_options(game, free),
+            "slack": _wall_slack(game, free)}
 
 
 def _to_lid(game: Game) -> int:
@@ -62,6 +65,32 @@ def _wall_options(game: Game, free: list[int]) -> int:
                     continue
                 if free[colour] >= r + 1 - held and free_columns(board.wall, r, colour, rules.gray):
                     n += 1
+    return n
+
+
+def _wall_slack(game: Game, free: list[int]) -> int:
+    """How far the walls are from never changing again: for every (seat, line, colour) that could
+    still be completed onto a wall (as `_wall_options` counts them), the free tiles of that colour
+    that would have to leave circulation (onto lines or walls) before it no longer could. 0 exactly
+    when `options` is 0; unlike it, it falls with every tile parked on a line."""
+    s, rules = game.state, game.rules
+    was = RECORDER.enabled
+    RECORDER.enabled = False
+    try:
+        seats = acting_seats(s, rules, free)
+    finally:
+        RECORDER.enabled = was
+    n = 0
+    for p in seats:
+        board = s.boards[p]
+        for r in range(ROWS):
+            held = board.line_count[r]
+            for colour in range(NUM_COLOURS):
+                if held and board.line_colour[r] != colour:
+                    continue
+                need = r + 1 - held
+                if free[colour] >= need and free_columns(board.wall, r, colour, rules.gray):
+                    n += free[colour] - need + 1
     return n
 
 
@@ -109,9 +138,11 @@ def _no_tile_distance(v: Mapping[str, Any]) -> float:
 
 
 def _dead_game_distance(v: Mapping[str, Any]) -> float:
-    """Toward a dead game: the wall completions still possible (0: no wall can change again), and
-    25 for every wall row the next tiling would complete."""
-    return ENDED if v["over"] else float(v["options"] + 25 * v["completing"])
+    """Toward a dead game: the free tiles that must still leave circulation before no wall completion
+    is possible (`slack`; 0: no wall can change again), the tiles the next tiling sends to the lid
+    (free again after it), and 25 for every wall row the next tiling would complete. Counting
+    completions alone (`options`) gives no step down for a tile parked on a line."""
+    return ENDED if v["over"] else float(v["slack"] + v["to-lid"] + 25 * v["completing"])
 
 
 PREDICATES: dict[str, Predicate] = {
@@ -183,6 +214,12 @@ CONTEXTS: dict[str, dict[str, str]] = {
     "azul.gray.unplaceable-line=refused": _GRAY,
     "azul.gray": _GRAY,                       # every clause of the gray wall's chapter
     "azul.wall.no-space": _GRAY,              # a line with no wall space left: only the gray side has one
+    # a dead game needs every free colour barred from every line that could still be completed; on the
+    # gray wall a row is also barred by its free spaces' columns, so many tiles can circulate with no
+    # place to go (the seed-88 game of docs/azul-dead-game.md): found there in 3 and 27 CPU s (4 and 2
+    # players, seed 0); on the coloured wall, where a row is barred only by what it and its line hold,
+    # not within 120 CPU s (4 players)
+    "azul.end.dead-game=stall": _GRAY,
 }
 
 _SHORT_REFILL_2P = (

@@ -1,7 +1,9 @@
 """The coverage-guided search (AFL / Go-Explore style): play from set-up choosing for every player
 and for chance, keep an archive of positions that reached something rare (a clause, an
 interpretation alternative deciding, a phase edge, a (round, phase) cell, a closer distance to the
-goal), and branch from them. Positions are kept as `game.copy()` only when they reached something
+goal), and branch from them; when the goal has a distance, half the branches start from one
+round's closest position (the best of each round, not only the closest of all, which is often a
+dead end). Positions are kept as `game.copy()` only when they reached something
 new; a rollout plays one game object forward.
 
 Bounded by CPU seconds (`time.process_time`) and nodes (actions played); the same seed gives the
@@ -42,6 +44,7 @@ PROGRESS_EVERY = 20_000       # nodes between progress lines
 AHEAD_SHARE = 0.6             # branches that look one step ahead toward a goal's distance, when it has one
 AHEAD_TRIES = 10              # legal actions such a branch tries ahead at a step (a sample, for speed)
 AHEAD_NOISE = 0.1             # steps of such a branch played as any other branch plays
+ROUND_BEST_SHARE = 0.5        # branches, when a goal has a distance, from one round's closest position
 
 
 @attrs.define
@@ -120,6 +123,9 @@ class Explorer:
         self.chosen: Counter[Any] = Counter()
         self.positions: set[bytes] = set()
         self.best_distance: float = math.inf
+        # per round, the position closest to a goal by its distance (Go-Explore's best per cell): the
+        # closest of all is often a dead end, the closest of each round keeps other ways open
+        self.round_best: dict[int, tuple[float, _Entry]] = {}
         self.where: list[WhereGoal] = [g for g in goals if isinstance(g, WhereGoal)]
         self.clause_goals = {g.clause: g for g in goals if isinstance(g, ClauseGoal)}
         self.decide = [g for g in goals if isinstance(g, DecideGoal)]
@@ -162,6 +168,13 @@ class Explorer:
         cells = sorted((c for c, kept in self.archive.items() if kept), key=repr)
         if not cells:
             return self._fresh()           # a fixed order: the same seed, the same choice
+        if self.round_best and self.rng.random() < ROUND_BEST_SHARE:
+            rounds = sorted(self.round_best)
+            rnd = self.rng.choices(rounds, [1.0 / math.sqrt(1 + self.chosen[("best", r)]) for r in rounds])[0]
+            self.chosen[("best", rnd)] += 1
+            best = self.round_best[rnd][1]
+            best.chosen += 1
+            return best
         if (self.where or self.steers) and self.best_distance < math.inf and self.rng.random() < 0.5:
             near = [c for c in cells if c[0] == "d"]
             if near:                        # one steer's (or condition's) closest cell, steers in turn
@@ -318,6 +331,7 @@ class Explorer:
         cells += [("a",) + k for k in RECORDER.alternatives]
         cells += [("e",) + k for k in RECORDER.edges]
         met: list[Goal] = []
+        closest = math.inf
         for clause in list(self.clause_goals):
             if RECORDER.clauses.get(clause):
                 met.append(self.clause_goals.pop(clause))
@@ -331,12 +345,15 @@ class Explorer:
                 d = condition.distance(view)
                 if d is not None:
                     cells.append(("d", round(d), -1 - k))
-                    self.best_distance = min(self.best_distance, d)
+                    closest = min(closest, d)
             for k, steer in enumerate(self.steers):
                 if steer.distance is not None:
                     d = float(steer.distance(view))
                     cells.append(("d", round(d), k))
-                    self.best_distance = min(self.best_distance, d)
+                    closest = min(closest, d)
+            self.best_distance = min(self.best_distance, closest)
+            if not fresh and closest < self.round_best.get(rnd, (math.inf,))[0]:
+                self.round_best[rnd] = (closest, self._kept(game, shadow, actions))
         if self.decide and shadow is not None and not diverged and (
                 self._legal_differ(game, shadow) or game.is_over and self._ended_apart(game, shadow)):
             diverged = True
