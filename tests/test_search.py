@@ -256,8 +256,8 @@ def test_readings_that_part_only_in_who_wins_are_told_apart(monkeypatch: pytest.
 
     entry = get_game("duel")
     goal = decide_goal("duel", TIE_READING, hooks_of(entry))
-    result = search("duel", [goal], cpu_seconds=600, nodes=3_000)
-    assert not result.missing, "not found within 3,000 nodes"
+    result = search("duel", [goal], cpu_seconds=600, nodes=6_000)
+    assert not result.missing, "not found within 6,000 nodes"
     shrunk = result.witnesses[0].shrunk
     setup = Setup(entry, hooks_of(entry), None)
     step, alt, default = divergence(setup, goal, shrunk.actions, shrunk.record)
@@ -275,7 +275,7 @@ def test_the_explorer_needs_the_outcome_to_find_a_reading_that_only_changes_the_
     entry = get_game("duel")
     goal = decide_goal("duel", TIE_READING, hooks_of(entry))
     monkeypatch.setattr(engine, "outcome_of", lambda game: "")
-    assert search("duel", [goal], cpu_seconds=600, nodes=3_000).missing == [goal]
+    assert search("duel", [goal], cpu_seconds=600, nodes=6_000).missing == [goal]
 
 
 def test_a_games_own_explorer_answers_its_goal_once_its_game_replays(monkeypatch: pytest.MonkeyPatch) -> None:

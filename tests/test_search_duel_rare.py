@@ -172,8 +172,8 @@ def test_the_untaken_start_tile_is_searched_with_the_small_factories_filled_firs
     bag's last tiles, which chance can leave all of one colour (one sun pick clears them)."""
     goal = _goal(reading)
     assert dict(goal.context) == {"duel.prep.refill-order": "small-first"}
-    result = search("duel", [goal], cpu_seconds=600, nodes=3_000)
-    assert not result.missing, "not found within 3,000 nodes"
+    result = search("duel", [goal], cpu_seconds=600, nodes=6_000)
+    assert not result.missing, "not found within 6,000 nodes"
 
 
 def test_the_last_tiles_can_be_one_colour_only_when_one_colour_holds_them() -> None:
