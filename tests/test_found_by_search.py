@@ -111,14 +111,16 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
 
     assert all(isinstance(p["search_nodes"], int) for p in PROFILES.values())
     assert PROFILES["ci"]["search_nodes"] < PROFILES["dev"]["search_nodes"] <= PROFILES["deep"]["search_nodes"]
-    # Every Duel question has a committed witness: a copy of the fixtures without one leaves the
-    # stage something to search (duel.prep.rare-empty, which its node budget does not reach).
+    # Every Duel question has a committed witness: a copy of the fixtures without two leaves the
+    # stage two explorations to search (duel.prep.rare-empty, by its own explorer, which this node
+    # budget does not let it finish, and the replace-one reading), so jobs=2 uses the pool.
     import shutil
 
     root = tmp_path / "root"
     witnesses = root / "fixtures" / "duel" / "witnesses"
     shutil.copytree(ROOT / "fixtures" / "duel" / "witnesses", witnesses)
     (witnesses / "clause-duel.prep.rare-empty.toml").unlink()
+    (witnesses / "decide-duel.refill.monochrome-replace-one.toml").unlink()
     before = sorted(p.name for p in witnesses.iterdir())
     first = search_stage("duel", root, nodes=400, seed=0, out=tmp_path / "a")
     again = search_stage("duel", root, nodes=400, seed=0, out=tmp_path / "b", jobs=2)
@@ -131,7 +133,7 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
     asked = set(first["missing"]) | set(first["found"])
     _, label = _decide_witness()
     assert f"decide {label}" not in asked, "a goal with a committed witness is not searched again"
-    assert asked, "something had no witness and was searched"
+    assert {"clause duel.prep.rare-empty", "decide duel.refill.monochrome=replace-one"} <= asked, asked
     for files in first["found"].values():
         for f in files:
             assert (tmp_path / "a" / f).is_file() or Path(f).is_file(), f

@@ -299,6 +299,47 @@ def test_a_games_own_explorer_answers_its_goal_once_its_game_replays(monkeypatch
     assert search("duel", [goal], cpu_seconds=600, nodes=3).missing == [goal]
 
 
+def test_a_games_own_explorer_spends_its_own_share_not_its_neighbours(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An own explorer that plays every node it is given and finds nothing (as Duel's hoarding explorer
+    does on an unlucky seed) explores alone: the other goals asked with it are still searched with
+    their own share (before, they shared one exploration and the explorer left them 0 nodes)."""
+    import attrs
+
+    from properties.search import run
+
+    entry = get_game("duel")
+    hooks = hooks_of(entry)
+    greedy = clause_goal(entry, "duel.prep.rare-empty", hooks)
+    other = clause_goal(entry, "duel.prep.bag-restock", hooks)
+    planted = attrs.evolve(hooks, explorers={greedy.key: lambda seed, nodes: (None, nodes)})
+    monkeypatch.setattr(run, "hooks_of", lambda entry: planted)
+    result = search("duel", [greedy, other], cpu_seconds=600, nodes=40_000)
+    assert [w.goal for w in result.witnesses] == [other], result.missing
+    searched = {label.split(" (pass")[0]: e.nodes for label, e in result.explored}
+    assert searched["defaults"] > 0 and searched[f"{greedy.key} (its own explorer)"] > 0, searched
+
+
+def test_ctrl_c_inside_a_games_own_explorer_keeps_what_was_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a game's own explorer runs ends the search as interrupted and keeps the witnesses
+    of the explorations before it (one process: they run one after another)."""
+    import attrs
+
+    from properties.search import run
+
+    entry = get_game("duel")
+    hooks = hooks_of(entry)
+    stopped = clause_goal(entry, "duel.prep.rare-empty", hooks)
+    other = clause_goal(entry, "duel.prep.bag-restock", hooks)
+
+    def interrupt(seed: int, nodes: int) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run, "hooks_of", lambda entry: attrs.evolve(hooks, explorers={stopped.key: interrupt}))
+    result = search("duel", [other, stopped], cpu_seconds=600, nodes=40_000)
+    assert result.interrupted
+    assert [w.goal for w in result.witnesses] == [other] and result.missing == [stopped]
+
+
 def test_each_round_keeps_its_closest_position_and_branches_start_there(monkeypatch: pytest.MonkeyPatch) -> None:
     """Go-Explore's best per cell: with a goal that has a distance, the explorer keeps per round the
     position closest by it after any step of that round (Explorer.round_best), and branches start

@@ -26,7 +26,10 @@ hooks is searched from set-up with its scenario files scripting chance from set-
                                     game's own explorer for a question the coverage-guided search
                                     does not reach, playing at most `nodes` actions (trials aside):
                                     its game is replayed (it must meet the goal) and shrunk and
-                                    written like any found game; the search goes on with what is left
+                                    written like any found game; the search goes on with what is left.
+                                    A clause or condition with an explorer is explored alone (its
+                                    own share of the budget); the CPU budget is looked at only
+                                    before the explorer starts, Ctrl-C inside it keeps what was found
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -142,17 +142,22 @@ def shown_unreachable(hooks: SearchHooks, goal: Goal, players: int | None = None
     return hooks.unreachable.get(goal.key)
 
 
-def groups(goals: Sequence[Goal]) -> list[tuple[str, dict[str, str], dict[str, str] | None, list[Goal]]]:
+def groups(goals: Sequence[Goal], own: Collection[str] = ()) -> list[tuple[str, dict[str, str], dict[str, str] | None,
+                                                                        list[Goal]]]:
     """(label, overrides, shadow overrides, goals) per exploration: clauses and conditions under the
-    defaults together, each `--decide` alternative alone."""
+    defaults together, each `--decide` alternative alone, and each goal whose key is in `own` (the
+    game's own explorer answers it: `SearchHooks.explorers`) alone, so that explorer spends its own
+    share of the budget and never the share of the goals searched beside it."""
     out: list[tuple[str, dict[str, str], dict[str, str] | None, list[Goal]]] = []
     contexts: dict[tuple[tuple[str, str], ...], list[Goal]] = {}
+    alone = [g for g in goals if g.key in own and not isinstance(g, DecideGoal)]
     for g in goals:
-        if not isinstance(g, DecideGoal):
+        if not isinstance(g, DecideGoal) and g not in alone:
             contexts.setdefault(getattr(g, "context", ()), []).append(g)
     for context, plain in sorted(contexts.items()):
         label = "defaults" + ("" if not context else " [" + ", ".join(f"{k}={v}" for k, v in context) + "]")
         out.append((label, dict(context), None, plain))
+    out += [(f"{g.key} (its own explorer)", dict(getattr(g, "context", ())), None, [g]) for g in alone]
     for g in goals:
         if isinstance(g, DecideGoal):
             out.append((g.key, g.overrides, g.default_overrides, [g]))
@@ -185,7 +190,11 @@ def explore_group(game: str, players: int | None, label: str, overrides: dict[st
     entry = get_game(game)
     setup = Setup(entry, hooks_of(entry), players)
     budget = Budget(cpu_seconds, nodes)
-    own = _own_explorers(setup, goals, seed, budget)
+    try:
+        own = _own_explorers(setup, goals, seed, budget)
+    except KeyboardInterrupt:               # Ctrl-C inside a game's own explorer: keep what was found
+        explored = Explored(nodes=budget.used, cpu_seconds=time.process_time() - started, interrupted=True)
+        return [], explored, list(goals)
     explorer = Explorer(setup, [g for g in goals if g not in {f.goal for f in own}], seed, budget, overrides=overrides,
                         shadow_overrides=shadow, progress=functools.partial(_to_stderr, label) if progress else None)
     found, explored = explorer.run()
@@ -218,7 +227,9 @@ def explore_group(game: str, players: int | None, label: str, overrides: dict[st
 
 def _own_explorers(setup: Setup, goals: Sequence[Goal], seed: int, budget: Budget) -> list[Found]:
     """The games the game's own explorers (`SearchHooks.explorers`) find for their goals within the
-    budget's nodes (what they play is spent from it), each kept only when its replay meets the goal."""
+    budget's nodes (what they play is spent from it), each kept only when its replay meets the goal.
+    An own explorer is bounded by nodes and its own documented caps; the CPU budget is looked at only
+    before it starts (`groups` gives it an exploration of its own, so it spends no other goal's share)."""
     from properties.search.replay import met_at
 
     out = []
@@ -251,7 +262,7 @@ def _search(game: str, goals: Sequence[Goal], players: int | None, seed: int, cp
     hooks = hooks_of(get_game(game))
     seats = players if players is not None else get_game(game).players[0]     # None: the game's first count
     result.unreachable = [(g, why) for g in goals if (why := shown_unreachable(hooks, g, seats)) is not None]
-    todo = groups([g for g in goals if shown_unreachable(hooks, g, seats) is None])
+    todo = groups([g for g in goals if shown_unreachable(hooks, g, seats) is None], own=hooks.explorers)
     spent_cpu = 0.0
     spent_nodes = 0
     for attempt in range(PASSES):
@@ -264,8 +275,8 @@ def _search(game: str, goals: Sequence[Goal], players: int | None, seed: int, cp
         args = [(game, players, label, overrides, shadow, wanted, seed * 1000 + k * 10 + attempt, share_cpu,
                  share_nodes, progress is not None) for k, (label, overrides, shadow, wanted) in enumerate(todo)]
         outcomes = _map(args, pool)
-        still = []
-        for (label, overrides, shadow, _), (witnesses, explored, pending) in zip(todo, outcomes, strict=True):
+        still = [group for group in todo[len(outcomes):]]      # not run: Ctrl-C stopped the pass before them
+        for (label, overrides, shadow, _), (witnesses, explored, pending) in zip(todo, outcomes, strict=False):
             result.witnesses += witnesses
             result.explored.append((f"{label} (pass {attempt + 1})", explored))
             spent_cpu += explored.cpu_seconds

@@ -92,11 +92,12 @@ class View(Mapping[str, Any]):
         self._names = (*self._values, *self._later)
 
     def __getitem__(self, name: str) -> Any:
-        try:
+        if name in self._values:
             return self._values[name]
-        except KeyError:
-            value = self._values[name] = self._later.pop(name)()     # KeyError: no such name
-            return value
+        work = self._later[name]                    # KeyError: no such name
+        value = self._values[name] = work()         # an error inside `work` leaves the name to read again
+        del self._later[name]
+        return value
 
     def __contains__(self, name: object) -> bool:
         return name in self._values or name in self._later
