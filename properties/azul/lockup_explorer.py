@@ -1,26 +1,27 @@
 """A round-level explorer for the question azul.prep.empty-round=stall at 4 players (a round
 prepared with no tile at all: bag and lid empty, all 100 tiles on walls and unfinished pattern
 lines), which the coverage-guided search (properties/search/) does not reach (it stops 6-10 tiles
-short: docs/designer-guide.md).
+short: docs/designer-guide.md). At 2 players it cannot happen (the search's hooks' `unreachable`).
 
-What the way there needs (4 players): each seat's wall holds up to 20 tiles without a full row and
-its lines up to 10 without a full one, so nearly every tile must end locked up, with no wall row
-completed (that ends the game). A seat keeps one wall column free (seat p: column p), so that each
-row's missing colour differs row by row and the lines can park those colours without completing;
-its other columns fill by completed lines.
+What the way there needs (what the retired `lock-up` policy planned): each seat's wall holds up to
+20 tiles without a full row and its lines up to 10 without a full one, so at least 60 of the 100
+tiles must be on walls, and none of the tiling may complete a wall row (that ends the game). Walls
+grow only by completed lines, whose surplus the lid recirculates; a tile parked early on a line
+blocks its row. So the walls must grow first and the lines hoard last: in the step cost a wall tile
+is worth WALL_WEIGHT more than a parked line tile (without that term the explorer stalls at some 20
+free tiles: tests/azul/test_lockup_explorer.py).
 
 Go-Explore by rounds: a population of games at a round's start; from each, a few rollouts play the
-round to the next one's start; the best games by `round_cost` (the tiles still free to circulate,
-and the tiles in the columns kept free) go on. A rollout chooses for all players and for chance: at
-each step it tries the legal actions (a sample) on copies and plays the one of lowest `step_cost`
-(tiles not locked up after the coming tiling, a wall row completed, a kept-free column filled),
-with a little noise; at a refill chance draws as a random style says (SearchChance). Every outcome
-is recorded, so the game replays with the scenario's strict script.
+round to the next one's start; the best games by `round_cost` go on. A rollout chooses for all
+players and for chance: at each step it tries the legal actions (a sample) on snapshots and plays
+the one of lowest `step_cost` (tiles not locked up after the coming tiling, wall tiles worth more,
+a wall row completed), with a little noise; at a refill chance draws as a random style says
+(SearchChance). Every outcome is recorded, so the game replays with the scenario's strict script.
 
-Effort: at most ROUNDS rounds x POPULATION games x ROLLOUTS rollouts, each at most
-per_round_bound steps of at most TRIES trial copies. `find` is the search's explorer for the goal
-(`SearchHooks.explorers`); `write_witness` and `python -m properties.azul.lockup_explorer` write the
-witness of one exploration."""
+Effort: at most ROUNDS rounds x population games x rollouts, each rollout at most per_round_bound
+steps of at most TRIES trial snapshots (`explore(0, 30, 4)`: about 7 CPU s). `find` is the search's
+explorer for the goal (for `SearchHooks.explorers`); `write_witness` and
+`python -m properties.azul.lockup_explorer` write the witness of one exploration."""
 
 from __future__ import annotations
 
@@ -183,9 +184,9 @@ def explore(seed: int, population: int, rollouts: int) -> Line | None:
         RECORDER.enabled = was
 
 
-FIND_POPULATION = 20          # games per round start in `find`
+FIND_POPULATION = 30          # games per round start in `find`
 FIND_ROLLOUTS = 4             # rollouts per game and round in `find`
-FIND_TRIES = 4                # explorations `find` tries
+FIND_TRIES = 4                # explorations `find` tries (about 7 CPU s each)
 
 
 def find(seed: int) -> tuple[list[str], Any, int] | None:
