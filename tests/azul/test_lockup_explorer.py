@@ -10,6 +10,7 @@ import pytest
 
 from properties.azul import lockup_explorer as explorer
 from properties.azul.predicates import start
+from properties.search.chance import SearchChance
 from properties.search.replay import script_of
 
 SEED = 3                  # exploration seed (chance and choices; the set-up is the search's, seed 0)
@@ -21,7 +22,9 @@ ROLLOUTS = 3
 def test_the_explorer_finds_a_round_with_no_tile_and_it_replays() -> None:
     line = explorer.explore(SEED, POPULATION, ROLLOUTS)
     assert line is not None and line.game.is_stalled
-    record = line.game.chance.record
+    chance = line.game.chance
+    assert isinstance(chance, SearchChance)
+    record = chance.record
     game = start(explorer.SETUP_SEED, explorer.OVERRIDES, explorer.PLAYERS,
                  script_of(record, explorer.SETUP_SEED, True))
     for text in line.actions:
