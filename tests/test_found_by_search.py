@@ -111,10 +111,17 @@ def test_verify_search_stage_spends_a_node_budget_on_what_has_no_witness(tmp_pat
 
     assert all(isinstance(p["search_nodes"], int) for p in PROFILES.values())
     assert PROFILES["ci"]["search_nodes"] < PROFILES["dev"]["search_nodes"] <= PROFILES["deep"]["search_nodes"]
-    witnesses = ROOT / "fixtures" / "duel" / "witnesses"
+    # Every Duel question has a committed witness: a copy of the fixtures without one leaves the
+    # stage something to search (duel.prep.rare-empty, which its node budget does not reach).
+    import shutil
+
+    root = tmp_path / "root"
+    witnesses = root / "fixtures" / "duel" / "witnesses"
+    shutil.copytree(ROOT / "fixtures" / "duel" / "witnesses", witnesses)
+    (witnesses / "clause-duel.prep.rare-empty.toml").unlink()
     before = sorted(p.name for p in witnesses.iterdir())
-    first = search_stage("duel", ROOT, nodes=400, seed=0, out=tmp_path / "a")
-    again = search_stage("duel", ROOT, nodes=400, seed=0, out=tmp_path / "b", jobs=2)
+    first = search_stage("duel", root, nodes=400, seed=0, out=tmp_path / "a")
+    again = search_stage("duel", root, nodes=400, seed=0, out=tmp_path / "b", jobs=2)
     assert sorted(p.name for p in witnesses.iterdir()) == before, "verify never writes into fixtures/"
     assert first["nodes"] <= 400 and first["nodes"] > 0, first["explored"]
     assert (sorted(first["found"]), first["missing"]) == (sorted(again["found"]), again["missing"]), \

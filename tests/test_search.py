@@ -106,12 +106,13 @@ def test_ctrl_c_keeps_what_was_found(monkeypatch: pytest.MonkeyPatch) -> None:
         branch(self, entry)
 
     monkeypatch.setattr(engine.Explorer, "_branch", interrupted)
-    goals = [ClauseGoal("duel.acquire.moon.start-player-tile"), ClauseGoal("duel.prep.rare-empty")]
+    never = where_goal("round > 99", hooks_of(get_game("duel")), get_game("duel").load("new_game")(seed=0))
+    goals = [ClauseGoal("duel.acquire.moon.start-player-tile"), never]
     was = RECORDER.enabled
     result = search("duel", goals, cpu_seconds=600, nodes=10**6)
     assert result.interrupted
     assert [w.goal.key for w in result.witnesses] == ["clause duel.acquire.moon.start-player-tile"]
-    assert [g.key for g in result.missing] == ["clause duel.prep.rare-empty"]
+    assert result.missing == [never]
     assert RECORDER.enabled == was          # clause recording is back as it was
 
 
@@ -240,6 +241,62 @@ def test_only_a_goal_with_a_distance_looks_ahead(monkeypatch: pytest.MonkeyPatch
     assert calls["n"] == 0, f"an expression without a distance looked ahead {calls['n']} times"
     search("duel", [where_goal("one-colour-bag", hooks, sample)], cpu_seconds=600, nodes=2_000)
     assert calls["n"] > 0, "a named predicate with a distance looks ahead"
+
+
+TIE_READING = "duel.end.tie-without-tile=round-starter"      # parts the readings only in who wins a tie
+
+
+def test_readings_that_part_only_in_who_wins_are_told_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two readings can play the same last step with the same events, scores and legal actions
+    and still end the game differently (a tie's winner): the replay compares the outcome too, the
+    witness says it as the outcome's `reason`. Without the comparison the readings never part."""
+    from properties.search import replay as search_replay
+    from properties.search.replay import divergence
+    from properties.search.witness import expectations
+
+    entry = get_game("duel")
+    goal = decide_goal("duel", TIE_READING, hooks_of(entry))
+    result = search("duel", [goal], cpu_seconds=600, nodes=6_000)
+    assert not result.missing, "not found within 6,000 nodes"
+    shrunk = result.witnesses[0].shrunk
+    setup = Setup(entry, hooks_of(entry), None)
+    step, alt, default = divergence(setup, goal, shrunk.actions, shrunk.record)
+    assert step == len(shrunk.actions) and alt is not None and default is not None
+    mine, theirs = alt.steps[step], default.steps[step]
+    assert (mine.events, mine.scores, mine.legal) == (theirs.events, theirs.scores, theirs.legal)
+    assert expectations(alt, default, step) == {"reason": mine.outcome}
+    assert "round-5 starter wins" in mine.outcome and "a draw" in theirs.outcome
+    monkeypatch.setattr(search_replay, "outcome_of", lambda game: "")
+    assert divergence(setup, goal, shrunk.actions, shrunk.record)[0] is None
+
+
+def test_the_explorer_needs_the_outcome_to_find_a_reading_that_only_changes_the_winner(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = get_game("duel")
+    goal = decide_goal("duel", TIE_READING, hooks_of(entry))
+    monkeypatch.setattr(engine, "outcome_of", lambda game: "")
+    assert search("duel", [goal], cpu_seconds=600, nodes=6_000).missing == [goal]
+
+
+def test_a_games_own_explorer_answers_its_goal_once_its_game_replays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A goal with an explorer in the game's hooks (`SearchHooks.explorers`) is answered by the game
+    it returns, shrunk and written like any found game, its nodes spent from the budget; a game whose
+    replay does not meet the goal answers nothing (three nodes of search cannot find it either)."""
+    import attrs
+
+    from properties.search import run
+
+    entry = get_game("duel")
+    hooks = hooks_of(entry)
+    goal = clause_goal(entry, "duel.prep.bag-restock", hooks)
+    found = search("duel", [goal], cpu_seconds=600, nodes=20_000).witnesses[0].found
+    planted = attrs.evolve(hooks, explorers={goal.key: lambda seed, nodes: ((found.actions, found.record), 2)})
+    monkeypatch.setattr(run, "hooks_of", lambda entry: planted)
+    result = search("duel", [goal], cpu_seconds=600, nodes=3)
+    assert not result.missing and result.witnesses[0].found.nodes == 2
+    short = attrs.evolve(hooks, explorers={goal.key: lambda seed, nodes: ((found.actions[:3], found.record), 1)})
+    monkeypatch.setattr(run, "hooks_of", lambda entry: short)
+    assert search("duel", [goal], cpu_seconds=600, nodes=3).missing == [goal]
 
 
 def test_each_round_keeps_its_closest_position_and_branches_start_there(monkeypatch: pytest.MonkeyPatch) -> None:

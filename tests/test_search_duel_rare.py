@@ -71,6 +71,7 @@ def _final_view(path: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("name, witness", [
     ("tablet-floor-between", "decide-duel.end.tablet-floor-losses-first.toml"),
     ("colourful-row-with-gap", "decide-duel.tablet.colourful-rows.full-full-row.toml"),
+    ("tie-without-start-tile-small-first", "decide-duel.end.tie-without-tile-round-starter.toml"),
 ])
 def test_the_steering_condition_holds_where_the_committed_witness_decides(name: str, witness: str) -> None:
     view = _final_view(WITNESSES / witness)
@@ -163,3 +164,66 @@ def test_every_reading_shown_unreachable_is_a_question_the_search_asks() -> None
     entry = get_game("duel")
     keys = {g.key for g in all_goals(entry, hooks_of(entry))}
     assert UNREACHABLE and set(UNREACHABLE) <= keys
+
+
+@pytest.mark.parametrize("reading", ["duel.prep.untaken-start-tile=alternate", "duel.end.tie-without-tile=round-starter"])
+def test_the_untaken_start_tile_is_searched_with_the_small_factories_filled_first(reading: str) -> None:
+    """Both readings need a large Factory whose tiles never reach its moon; filled last, it draws the
+    bag's last tiles, which chance can leave all of one colour (one sun pick clears them)."""
+    goal = _goal(reading)
+    assert dict(goal.context) == {"duel.prep.refill-order": "small-first"}
+    result = search("duel", [goal], cpu_seconds=600, nodes=6_000)
+    assert not result.missing, "not found within 6,000 nodes"
+
+
+def test_the_last_tiles_can_be_one_colour_only_when_one_colour_holds_them() -> None:
+    """The bag of 23 the round-3 refill draws from: the small Factories take 16, the large one the
+    last 7, all of one colour only when a colour has 7 of the 23."""
+    from properties.duel.predicates import _last_colour_gap
+
+    assert _last_colour_gap([0, 7, 4, 6, 6]) == 0
+    assert _last_colour_gap([5, 5, 5, 4, 4]) == 2
+    assert _last_colour_gap([2, 2, 0, 0, 15]) == 2 * 2          # 3 left for the large Factory: too few
+
+
+def test_the_hoarding_explorer_runs_a_refill_dry_and_its_witness_replays(tmp_path: Path) -> None:
+    """duel.prep.rare-empty needs 45 of the 63 tiles drawn by the round-4 refill kept on Domes and
+    pattern lines; the round-level explorer (properties/duel/hoard.py) gets there from seed 3 with
+    30 games and 6 rollouts each (the committed witness's run), and its file replays."""
+    from properties.duel import hoard
+
+    line = hoard.explore(3, 30, 6)
+    assert line is not None, "no refill ran dry"
+    path = hoard.write_witness(line, tmp_path, "Found by the test.")
+    outcome = run_scenario(load_scenario(path))
+    assert outcome.passed, outcome.diffs
+    committed = (WITNESSES / path.name).read_text()
+    assert path.read_text().split("when = [")[1] == committed.split("when = [")[1], "not the committed game"
+
+
+def test_the_hoarding_explorer_keeps_the_lines_it_hoards_away_from_free_spaces() -> None:
+    """A hoarded line whose Dome row has a free space for its colour cannot wait complete: the
+    explorer counts it against a step. Planted: a line 3 of blue beside a free blue space."""
+    from model.duel.colours import COLOURS
+    from properties.duel import hoard
+
+    game = new_game(seed=0)
+    s = game.state
+    pl = s.players[0]
+    assert hoard._blocked(s) == 0
+    blue = COLOURS.index("blue")
+    pl.line_colour[2], pl.line_count[2] = blue, 1
+    assert hoard._blocked(s) == 0                   # no plate in that band yet: no space at all
+    pl.plates[3] = 1
+    cells = range(12, 18)
+    for c in cells:
+        pl.dome_space[c] = blue
+    assert hoard._blocked(s) == 1
+
+
+def test_every_duel_question_has_a_committed_witness_or_a_reason() -> None:
+    """What `azul-rules search --all` asks of Duel (each non-default alternative, each clause with a
+    model site) is answered by a file in fixtures/duel/witnesses/ or shown unreachable."""
+    from harness.found_by_search import unanswered
+
+    assert [g.key for g in unanswered("duel", ROOT)] == []

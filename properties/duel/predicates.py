@@ -4,7 +4,7 @@ an expression may use, and the context a reading needs to matter (the tablets it
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from model.clauses import RECORDER
@@ -148,7 +148,9 @@ def kept_tiles(s: Any) -> int:
 def _dry_distance(v: Mapping[str, Any]) -> float:
     """Toward a refill that finds fewer than its 21 tiles in bag and Tower: every tile not kept on
     a Dome or a pattern line is in the bag, the Tower or the Factories at a refill (the Factories
-    are empty by then), so the players must keep at least 65 - 20 = 45. No refill follows round 5."""
+    are empty by then), so the players must keep at least 65 - 20 = 45. No refill follows round 5.
+    The coverage-guided search keeps 40-41 at most; the witness comes from the round-level explorer
+    of properties/duel/hoard.py."""
     s = v["state"]
     return max(0, TILES - (REFILL - 1) - kept_tiles(s)) if s.round < 5 else float(TILES)
 
@@ -186,6 +188,72 @@ def _tie_distance(v: Mapping[str, Any]) -> float:
     else:                          # the tablets are still to be scored: the Domes as they stand
         gap = abs(v["scores"][0] + v["tablets_now"][0] - v["scores"][1] - v["tablets_now"][1]) if last else 10
     return _untaken_distance(v) + gap + 10 * (not v["over"])
+
+
+SMALL_TILES = 16              # the four small Factories' suns, filled first under duel.prep.refill-order=small-first
+
+
+def _untaken_now(s: Any) -> float | None:
+    """Where this round can still end with the Starting player tile untaken (the large sun shows one
+    colour or none and its moon nothing): the tiles still to be taken; else None."""
+    colours = sum(1 for n in s.large.sun if n)
+    return _factory_tiles(s) / 4 if s.large.start_tile and not any(s.large.moon) and colours <= 1 else None
+
+
+def _last_colour_gap(bag: Sequence[int]) -> float:
+    """Under small-first the large Factory draws what the small ones leave: for its five to be one
+    colour with no other left (the redraw cannot help, and the default accept keeps them), the bag's
+    most plentiful colour must hold all of the bag but its first 16 tiles, and those tiles must be
+    at least the large Factory's five. How far the bag is from that (0: chance can do it, drawing
+    the other colours for the small Factories)."""
+    left = sum(bag) - SMALL_TILES
+    return float(max(0, left - max(bag)) + 2 * max(0, LARGE_TILES - left))
+
+
+def _small_first_untaken_distance(v: Mapping[str, Any]) -> float:
+    """Toward an Acquisition in rounds 1-4 that ends with the Starting player tile untaken, under
+    duel.prep.refill-order=small-first (the context of duel.prep.untaken-start-tile=alternate).
+    The round-3 refill draws from a bag of 23 (44 and 23 after set-up and the round-2 refill,
+    whatever is played): the small Factories take 16 and the large one the last 7, so chance can
+    give it five of one colour when that colour holds 7 of the 23. In round 2 the bag is what that
+    refill draws from (_last_colour_gap); in rounds 3 and 4, this round's part; else a dead end."""
+    s = v["state"]
+    now = _untaken_now(s) if s.round <= 4 else None
+    if now is not None:
+        return now
+    if s.round == 2:
+        return 10.0 + _last_colour_gap(s.bag)
+    return 11.0 if s.round < 2 else float(DEAD_END)       # round 1: the round-2 refill still to choose
+
+
+ROUND_5_BAG = (21, 29)        # the bag after the round-4 refill (B) for the round-5 refill's last tiles
+
+
+def _small_first_tie_distance(v: Mapping[str, Any]) -> float:
+    """Toward a game over in a tie with the Starting player tile untaken in round 5, under
+    duel.prep.refill-order=small-first (the context of duel.end.tie-without-tile=round-starter).
+    The round-4 refill restocks the bag from the Tower and leaves B = 44 - kept (kept_tiles after
+    round 3); the round-5 refill's small Factories take 16 of B and the large one the rest, which
+    can be five or more of one colour (no restock in between) when B is 21 to 29 and its most
+    plentiful colour holds B - 16. Rounds 1-3: how far the kept tiles are from that B; round 4:
+    how far the bag is (_last_colour_gap); round 5: this round's part, plus the score gap with what
+    the tablets would add (as _tie_distance)."""
+    s = v["state"]
+    if s.round == 5:
+        now = _untaken_now(s)
+        if now is None:
+            return float(DEAD_END) + 10
+        if v["over"]:
+            gap = abs(v["scores"][0] - v["scores"][1])
+        else:
+            gap = abs(v["scores"][0] + v["tablets_now"][0] - v["scores"][1] - v["tablets_now"][1])
+        return now + gap + 5 * (not v["over"])
+    if s.round == 4:
+        bag = sum(s.bag)
+        return 20.0 + _last_colour_gap(s.bag) + max(0, ROUND_5_BAG[0] - bag)
+    low, high = ROUND_5_BAG
+    bag = TILES - REFILL - kept_tiles(s)
+    return 30.0 + max(0, low - bag, bag - high)
 
 
 def _pass_with_token_early(v: Mapping[str, Any]) -> bool:
@@ -320,6 +388,13 @@ PREDICATES: dict[str, Predicate] = {
     "tie-without-start-tile": Predicate("the game ends in a tie and nobody holds the Starting player tile",
                                         _tie_without_tile,
                                         _tie_distance),
+    "start-tile-untaken-small-first": Predicate(
+        "an Acquisition in rounds 1-4 ends with the Starting player tile still on the large Factory "
+        "(steered for duel.prep.refill-order=small-first)", lambda v: _untaken(v) and v["state"].round <= 4,
+        _small_first_untaken_distance),
+    "tie-without-start-tile-small-first": Predicate(
+        "the game ends in a tie and nobody holds the Starting player tile (steered for "
+        "duel.prep.refill-order=small-first)", _tie_without_tile, _small_first_tie_distance),
     "bag-and-tower-empty": Predicate("a refill finds bag and Tower both empty: some Factories stay short",
                                      lambda v: "tiles-ran-out" in v["kinds"], _dry_distance),
     "pass-with-token-before-round-5": Predicate("in rounds 1-4 a player passes with a Player token unused",
@@ -356,11 +431,20 @@ _LOSS_AND_GAIN = {TABLETS: "rows-complete,outer-spaces,empty-special-spaces"}
 # pile (see _pass_with_token_early_distance).
 _CLOSED_PILE = {"duel.plate.draw-at-zero": "must-pay"}
 
+# Who starts after an untaken Starting player tile, and who wins a tie nobody holds it in: both need a
+# large Factory whose tiles never reach its moon. Under the defaults that takes a bag of one colour at
+# a refill (about 50 tiles kept out of bag and Tower, or the monochrome route to round 5); with the
+# small Factories filled first the large one draws the bag's last tiles, which chance can leave all
+# of one colour in round 3 (the round-3 refill draws from 23 tiles whatever is played) or round 5.
+_SMALL_FIRST = {"duel.prep.refill-order": "small-first"}
+
 # What a reading or a clause needs in play to matter at all: the tablets it scores, the reading of
 # another point without which it can never decide.
 CONTEXTS: dict[str, dict[str, str]] = {
     "duel.acquire.end.passed-tokens=strict": _CLOSED_PILE,
     "duel.acquire.pass.permanent=recheck": _CLOSED_PILE,
+    "duel.prep.untaken-start-tile=alternate": _SMALL_FIRST,
+    "duel.end.tie-without-tile=round-starter": _SMALL_FIRST,
     "duel.tablet.colourful-rows.full=full-row": _COLOURFUL,
     "duel.end.tablet-floor=losses-first": _LOSS_AND_GAIN,
     "duel.tablet.colourful-rows.special=counts-as-colour": _COLOURFUL,
@@ -377,8 +461,8 @@ CONTEXTS: dict[str, dict[str, str]] = {
 STEER: dict[str, str] = {
     "duel.refill.monochrome-unavoidable=leave-empty": "one-colour-bag",
     "duel.refill.monochrome-unavoidable=restock-from-tower": "one-colour-bag",
-    "duel.end.tie-without-tile=round-starter": "tie-without-start-tile",
-    "duel.prep.untaken-start-tile=alternate": "start-tile-untaken",
+    "duel.end.tie-without-tile=round-starter": "tie-without-start-tile-small-first",
+    "duel.prep.untaken-start-tile=alternate": "start-tile-untaken-small-first",
     "duel.acquire.end.start-tile": "start-tile-untaken",
     "duel.prep.rare-empty": "bag-and-tower-empty",
     "duel.acquire.end.passed-tokens=strict": "pass-with-token-before-round-5",
@@ -402,5 +486,12 @@ UNREACHABLE: dict[str, str] = {
         "no passed player looked at again could act"),
 }
 
+def _hoard(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
+    """duel.prep.rare-empty's own explorer (properties/duel/hoard.py, which reads this module)."""
+    from properties.duel.hoard import find
+
+    return find(seed, nodes)
+
+
 SEARCH = SearchHooks(predicates=PREDICATES, view=view, start=start, context_lines=context_lines, contexts=CONTEXTS, readings=True,
-                     steer=STEER, unreachable=UNREACHABLE)
+                     steer=STEER, unreachable=UNREACHABLE, explorers={"clause duel.prep.rare-empty": _hoard})

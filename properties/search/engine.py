@@ -33,7 +33,7 @@ from properties.search.chance import (
     SearchChance,
 )
 from properties.search.goals import ClauseGoal, DecideGoal, Goal, WhereGoal
-from properties.search.replay import Setup, _player_of, divergence
+from properties.search.replay import Setup, _player_of, divergence, outcome_of
 from properties.search.view import step_view
 
 ROLLOUT_STEPS = 80            # actions per branch before the search picks another cell
@@ -311,6 +311,10 @@ class Explorer:
             RECORDER.enabled = True
         return [str(e) for e in theirs] != [str(e) for e in events]
 
+    def _ended_apart(self, game: Game, shadow: Game) -> bool:
+        """The games ended otherwise (another winner, or the same by another rule)."""
+        return outcome_of(game) != outcome_of(shadow)
+
     def _after_step(self, entry: _Entry, game: Game, shadow: Game | None, events: Sequence[Any],
                     actions: tuple[str, ...], n: int, *, fresh: bool = False, diverged: bool = False) -> bool:
         """Goals and coverage after a step; True when the branch should stop (a goal was met)."""
@@ -350,7 +354,8 @@ class Explorer:
             self.best_distance = min(self.best_distance, closest)
             if not fresh and closest < self.round_best.get(rnd, (math.inf,))[0]:
                 self.round_best[rnd] = (closest, self._kept(game, shadow, actions))
-        if self.decide and shadow is not None and not diverged and self._legal_differ(game, shadow):
+        if self.decide and shadow is not None and not diverged and (
+                self._legal_differ(game, shadow) or game.is_over and self._ended_apart(game, shadow)):
             diverged = True
         if diverged:
             met.extend(self.decide)

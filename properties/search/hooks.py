@@ -22,6 +22,11 @@ hooks is searched from set-up with its scenario files scripting chance from set-
                                     reason says why and where it is argued (a test that guards it);
                                     the search skips them and says so, the report shows the reason;
                                     "KEY @Np" holds at N players only (the search's, not the report's)
+    explorers: {goal key: explore(seed, nodes) -> ((actions, record) | None, nodes used)}   the
+                                    game's own explorer for a question the coverage-guided search
+                                    does not reach, playing at most `nodes` actions (trials aside):
+                                    its game is replayed (it must meet the goal) and shrunk and
+                                    written like any found game; the search goes on with what is left
 """
 
 from __future__ import annotations
@@ -75,6 +80,8 @@ class SearchHooks:
     steer: Mapping[str, str] = attrs.field(factory=dict)     # "ID=ALT" -> a predicate whose distance
                                     # steers a `--decide` search toward where the reading can matter
     unreachable: Mapping[str, str] = attrs.field(factory=dict)   # goal key -> why no game reaches it
+    explorers: Mapping[str, Callable[[int, int], tuple[tuple[Sequence[str], ChanceRecord] | None, int]]] = \
+        attrs.field(factory=dict)                                # goal key -> the game's own explorer
 
 
 DEFAULT_SEARCH_HOOKS = SearchHooks()

@@ -51,6 +51,7 @@ class StepResult:
     scores: tuple[int, ...]
     legal: tuple[str, ...]
     clauses: frozenset[str] = frozenset()         # clauses cited in the step (when recorded)
+    outcome: str = ""                             # once the game is over: why it ended as it did
 
 
 @attrs.frozen
@@ -111,7 +112,23 @@ def replay(setup: Setup, overrides: Mapping[str, str], actions: Sequence[str], r
 def _result(setup: Setup, game: Game, events: Sequence[Event], record_clauses: bool) -> StepResult:
     return StepResult(tuple(str(e) for e in events), setup.scores(game),
                       tuple(str(a) for a in game.legal_actions()),
-                      frozenset(RECORDER.clauses) if record_clauses else frozenset())
+                      frozenset(RECORDER.clauses) if record_clauses else frozenset(), outcome_of(game))
+
+
+def outcome_of(game: Game) -> str:
+    """How a finished game ended (its outcome's reason: who won and why), "" while it goes on. Two
+    readings can end the same last step with the same events and scores and still name another
+    winner (a tie-break reading), so the outcome is compared too. The recorder does not see it:
+    looking at the end is not playing it."""
+    if not game.is_over:
+        return ""
+    was = RECORDER.enabled
+    RECORDER.enabled = False
+    try:
+        out = game.outcome()
+    finally:
+        RECORDER.enabled = was
+    return out.reason if out is not None else ""
 
 
 def _done(steps: list[StepResult], complete: bool, record: ChanceRecord, chance: ScriptedChance, game: Game,
@@ -194,7 +211,7 @@ def divergence(setup: Setup, goal: DecideGoal, actions: Sequence[str],
         return None, None, None
     default = replay(setup, goal.default_overrides, actions, record, strict=False)
     for n, (a, d) in enumerate(zip(alt.steps, default.steps, strict=False)):
-        if a.events != d.events or a.scores != d.scores or a.legal != d.legal:
+        if a.events != d.events or a.scores != d.scores or a.legal != d.legal or a.outcome != d.outcome:
             return n, alt, default
     return None, alt, default
 

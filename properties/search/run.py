@@ -185,9 +185,12 @@ def explore_group(game: str, players: int | None, label: str, overrides: dict[st
     entry = get_game(game)
     setup = Setup(entry, hooks_of(entry), players)
     budget = Budget(cpu_seconds, nodes)
-    explorer = Explorer(setup, goals, seed, budget, overrides=overrides, shadow_overrides=shadow,
-                        progress=functools.partial(_to_stderr, label) if progress else None)
+    own = _own_explorers(setup, goals, seed, budget)
+    explorer = Explorer(setup, [g for g in goals if g not in {f.goal for f in own}], seed, budget, overrides=overrides,
+                        shadow_overrides=shadow, progress=functools.partial(_to_stderr, label) if progress else None)
     found, explored = explorer.run()
+    found = own + found
+    explored.nodes = budget.used
     rarity = {f.goal: explorer.seen[("c", f.goal.clause)] if isinstance(f.goal, ClauseGoal) else -1 for f in found}
     covered: dict[str, int] = {}
     witnesses: list[Witness] = []
@@ -211,6 +214,23 @@ def explore_group(game: str, players: int | None, label: str, overrides: dict[st
     explored.cpu_seconds = time.process_time() - started
     answered = {w.goal for w in witnesses} | {g for w in witnesses for g in w.also}
     return witnesses, explored, [g for g in goals if g not in answered]
+
+
+def _own_explorers(setup: Setup, goals: Sequence[Goal], seed: int, budget: Budget) -> list[Found]:
+    """The games the game's own explorers (`SearchHooks.explorers`) find for their goals within the
+    budget's nodes (what they play is spent from it), each kept only when its replay meets the goal."""
+    from properties.search.replay import met_at
+
+    out = []
+    for goal in goals:
+        explore = setup.hooks.explorers.get(goal.key)
+        if explore is None or not budget.left():
+            continue
+        game, used = explore(seed, budget.nodes - budget.used)
+        budget.used += used
+        if game is not None and met_at(setup, goal, list(game[0]), game[1]) is not None:
+            out.append(Found(goal, tuple(game[0]), game[1], budget.used, budget.spent()))
+    return out
 
 
 def search(game: str, goals: Sequence[Goal], *, players: int | None = None, seed: int = 0,

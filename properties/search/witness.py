@@ -45,7 +45,8 @@ def _inline(table: Mapping[str, Any]) -> str:
 
 def expectations(mine: Replay, theirs: Replay, step: int) -> dict[str, Any]:
     """What tells this reading's game from the other's after `step`: the step's own events (and the
-    other's that this reading never prints), the scores, the legal actions."""
+    other's that this reading never prints), the scores, the legal actions, how the game ended (its
+    outcome's reason, which a scenario's `reason` looks for)."""
     a, b = mine.steps[step], theirs.steps[step]
     then: dict[str, Any] = {}
     if a.scores != b.scores:
@@ -68,6 +69,8 @@ def expectations(mine: Replay, theirs: Replay, step: int) -> dict[str, Any]:
             then["legal_includes"] = extra
         if missing:
             then["legal_excludes"] = missing
+    if a.outcome != b.outcome and a.outcome:
+        then["reason"] = a.outcome
     return then
 
 
@@ -120,7 +123,7 @@ def witness_files(setup: Setup, witness: Any, *, found_by: str, broken: Sequence
         clauses = [c for c in step_clauses if c.startswith(entry.id_prefix)] or clauses
         if hooks.readings:             # a reading's `then` is merged over the file's: state every key
             theirs = default.steps[step]
-            neutral = {"scores": list(theirs.scores), "legal_count": len(theirs.legal)}
+            neutral = {"scores": list(theirs.scores), "legal_count": len(theirs.legal), "reason": theirs.outcome}
             default_then = {**{k: neutral.get(k, []) for k in base_then}, **default_then}
             readings_tables = ["", "[[readings]]",
                                f"interpretations = {{ {_toml_str(goal.interp)} = {_toml_str(goal.default)} }}",
