@@ -19,9 +19,11 @@ a wall row completed), with a little noise; at a refill chance draws as a random
 (SearchChance). Every outcome is recorded, so the game replays with the scenario's strict script.
 
 Effort: at most ROUNDS rounds x population games x rollouts, each rollout at most per_round_bound
-steps of at most TRIES trial snapshots (`explore(0, 30, 4)`: about 7 CPU s). `find` is the search's
-explorer for the goal (for `SearchHooks.explorers`); `write_witness` and
-`python -m properties.azul.lockup_explorer` write the witness of one exploration."""
+steps of at most TRIES trial snapshots (`explore(0, 30, 4)`: about 7 CPU s). `find` is classic's own
+explorer for the goal in the search's hooks (`SearchHooks.explorers`, properties/azul/predicates.py),
+so `azul-rules search --game azul --players 4 --decide azul.prep.empty-round=stall` runs it, shrinks
+its game and writes the witness; `write_witness` and `python -m properties.azul.lockup_explorer` do
+the same for one exploration."""
 
 from __future__ import annotations
 
@@ -102,7 +104,12 @@ class Line:
     actions: list[str]
 
 
-NODES = [0]                   # actions the rollouts played (trials aside), for `find`'s answer
+UNLIMITED = 10**18
+NODES = [0, UNLIMITED]        # actions the rollouts played (trials aside), and the most they may play
+
+
+class _OutOfNodes(Exception):
+    """The rollouts have played the node budget `find` was given."""
 
 
 def _rollout(line: Line, rng: random.Random) -> bool:
@@ -113,6 +120,8 @@ def _rollout(line: Line, rng: random.Random) -> bool:
     for _ in range(per_round_bound(PLAYERS)):
         if game.state.round != start or game.is_over or game.is_stalled:
             break
+        if NODES[0] >= NODES[1]:
+            raise _OutOfNodes
         legal = game.legal_actions()
         if rng.random() < NOISE:
             action = rng.choice(legal)
@@ -189,18 +198,25 @@ FIND_ROLLOUTS = 4             # rollouts per game and round in `find`
 FIND_TRIES = 4                # explorations `find` tries (about 7 CPU s each)
 
 
-def find(seed: int) -> tuple[list[str], Any, int] | None:
+def find(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
     """The search's own explorer for azul.prep.empty-round=stall (`SearchHooks.explorers`): up to
-    FIND_TRIES explorations, seeds seed * FIND_TRIES onward; the actions and chance record of the
-    first game prepared with no tile and the actions the rollouts played until then, or None."""
-    NODES[0] = 0
-    for k in range(FIND_TRIES):
-        line = explore(seed * FIND_TRIES + k, FIND_POPULATION, FIND_ROLLOUTS)
-        if line is not None:
-            chance = line.game.chance
-            assert isinstance(chance, SearchChance)
-            return line.actions, chance.record, NODES[0]
-    return None
+    FIND_TRIES explorations, seeds seed * FIND_TRIES onward, playing at most `nodes` actions; the
+    actions and chance record of the first game prepared with no tile (or None), and the actions
+    played. Its games have 4 players (at 2 the question is unreachable; at 3 the search's replay of
+    a 4-player game fails, so nothing is kept)."""
+    NODES[0], NODES[1] = 0, nodes
+    try:
+        for k in range(FIND_TRIES):
+            line = explore(seed * FIND_TRIES + k, FIND_POPULATION, FIND_ROLLOUTS)
+            if line is not None:
+                chance = line.game.chance
+                assert isinstance(chance, SearchChance)
+                return (line.actions, chance.record), NODES[0]
+    except _OutOfNodes:
+        pass
+    finally:
+        NODES[1] = UNLIMITED
+    return None, NODES[0]
 
 
 def write_witness(line: Line, folder: Path, found_by: str) -> Path:
