@@ -37,23 +37,20 @@ COMBINATIONS: tuple[dict[str, str], ...] = (
     {WALL_SIDE: "gray"},
 )
 
-# Rows whose situation uniform 2-player play (almost) never reaches: how the matrix plays them
-# (properties/azul/policy.py). Each row's `decided` is still counted from the model's citations; a row
-# that never decides in its games but has a committed `azul-rules search --decide` witness
-# (fixtures/azul/witnesses/) is shown as decided by that witness (harness/found_by_search.py): the
-# full floor at the marker (marker-on-full-floor), a short refill (fill-order=round-robin), a
-# round nobody takes from the centre (marker-untaken=next-clockwise) and a dead game
-# (dead-game=stall, on the gray wall) are found by the search.
+# Rows whose situation uniform 2-player play (almost) never reaches: how the matrix plays them. Each
+# row's `decided` is still counted from the model's citations; a row that never decides in its games
+# but has a committed `azul-rules search --decide` witness (fixtures/azul/witnesses/) is shown as
+# decided by that witness (harness/found_by_search.py): the full floor at the marker
+# (marker-on-full-floor), a short refill (fill-order=round-robin), a round nobody takes from the
+# centre (marker-untaken=next-clockwise) and a dead game (dead-game=stall, on the gray wall) are found
+# by the search; a round with no tile at all (empty-round=stall, 4 players) by the round-level
+# explorer properties/azul/lockup_explorer.py.
 ROW_SETUPS: dict[str, RowSetup] = {
     # the point is the gray wall's: on the coloured wall no line is ever unplaceable
     "azul.gray.unplaceable-line=refused": RowSetup(context={WALL_SIDE: "gray"}),
     # the order of the marker and a centre pick's surplus on the floor changes nothing under the default
     # marker cost (every covered space costs its value): the row plays under one-point, where it does
     "azul.offer.marker-floor-order=tiles-first": RowSetup(context={"azul.floor.marker-cost": "one-point"}),
-    # a round with no tile at all: `lock-up` puts all 100 tiles on walls and unfinished lines (4 players;
-    # its games that leave the last tiles to seats that never get them end as dead games instead:
-    # docs/azul-dead-game.md, the same-starter loop; tests/azul/test_azul_stall_row.py)
-    "azul.prep.empty-round=stall": RowSetup(policy="lock-up", players=4),
 }
 
 LETTERS = "BYRKT"        # blue yellow red black turquoise (model/azul/colours.py order)

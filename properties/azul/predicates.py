@@ -235,6 +235,14 @@ UNREACHABLE: dict[str, str] = {
     "decide azul.prep.empty-round=stall @2p": _SHORT_REFILL_2P,
 }
 
+def _lock_up(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
+    """azul.prep.empty-round=stall's own explorer (properties/azul/lockup_explorer.py, which reads
+    this module)."""
+    from properties.azul.lockup_explorer import find
+
+    return find(seed, nodes)
+
+
 SEARCH = SearchHooks(predicates=PREDICATES, view=view, replay="steps", start=start, chance_lines=chance_lines,
                      context_lines=context_lines, contexts=CONTEXTS, readings=True, steer=STEER,
-                     unreachable=UNREACHABLE)
+                     unreachable=UNREACHABLE, explorers={"decide azul.prep.empty-round=stall": _lock_up})

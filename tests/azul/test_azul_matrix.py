@@ -40,7 +40,7 @@ def test_a_set_up_row_decides_where_uniform_two_player_play_does_not(label: str)
 # by its committed `--decide` witness (fixtures/azul/witnesses/).
 BY_WITNESS = ("azul.offer.marker-on-full-floor=displace-to-lid", "azul.offer.marker-on-full-floor=beside-floor-one-point",
               "azul.prep.fill-order=round-robin", "azul.offer.marker-untaken=next-clockwise",
-              "azul.end.dead-game=stall")
+              "azul.end.dead-game=stall", "azul.prep.empty-round=stall")
 
 
 @pytest.mark.clause("azul.offer.first-from-centre", "azul.prep.refill")
