@@ -340,6 +340,23 @@ def test_ctrl_c_inside_a_games_own_explorer_keeps_what_was_found(monkeypatch: py
     assert [w.goal for w in result.witnesses] == [other] and result.missing == [stopped]
 
 
+def test_a_distance_is_retired_once_every_goal_it_steers_for_is_found() -> None:
+    """Two readings steered by one distance (classic's fill-order=round-robin and clause partial-fill,
+    both toward a Factory left unfilled): finding one keeps the distance, finding both retires it and
+    forgets the per-round closest positions it chose, so later branches go where questions remain."""
+    entry = get_game("azul")
+    hooks = hooks_of(entry)
+    reading = decide_goal("azul", "azul.prep.fill-order=round-robin", hooks)
+    clause = clause_goal(entry, "azul.prep.partial-fill", hooks)
+    explorer = engine.Explorer(Setup(entry, hooks, 4), [reading, clause], 0, engine.Budget(600, 10), overrides={})
+    assert len(explorer.distances) == 1
+    explorer.round_best[1] = (3.0, None)                      # type: ignore[assignment]
+    explorer._retire(reading)
+    assert len(explorer.distances) == 1 and explorer.round_best, "the clause still wants it"
+    explorer._retire(clause)
+    assert explorer.distances == [] and not explorer.round_best and explorer.retired == {0}
+
+
 def test_each_round_keeps_its_closest_position_and_branches_start_there(monkeypatch: pytest.MonkeyPatch) -> None:
     """Go-Explore's best per cell: with a goal that has a distance, the explorer keeps per round the
     position closest by it after any step of that round (Explorer.round_best), and branches start

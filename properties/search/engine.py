@@ -133,9 +133,17 @@ class Explorer:
         wanted = [g.key.split(" ", 1)[1] for g in self.decide] + sorted(self.clause_goals)
         steer_names = dict.fromkeys(name for name in (hooks.steer.get(k) for k in wanted) if name is not None)
         self.steers = [hooks.predicates[name] for name in steer_names if name in hooks.predicates]
-        self.distances: list[Callable[[Mapping[str, Any]], float | None]] = \
-            [s.distance for s in self.steers if s.distance is not None] + \
-            [w.distance for w in self.where if w.predicate is not None and w.predicate.distance is not None]
+        # which goals each distance serves (steer k, condition -1-k): once they are all found, the
+        # distance is retired, so branches no longer start from or steer toward an answered question
+        steered: list[Goal] = [*self.decide, *self.clause_goals.values()]
+        steer_of = {g: hooks.steer.get(g.key.split(" ", 1)[1]) for g in steered}
+        names = [name for name in steer_names if name in hooks.predicates]
+        self._serves: dict[int, set[Goal]] = {k: {g for g, n in steer_of.items() if n == name}
+                                              for k, name in enumerate(names)}
+        self._serves.update({-1 - k: {w} for k, w in enumerate(self.where)})
+        self.retired: set[int] = set()
+        self.distances: list[Callable[[Mapping[str, Any]], float | None]] = []
+        self._live_distances()
         self._nodes0 = budget.used
         self._cpu0 = budget.spent()
         self._next_report = PROGRESS_EVERY
@@ -176,7 +184,7 @@ class Explorer:
             best.chosen += 1
             return best
         if (self.where or self.steers) and self.best_distance < math.inf and self.rng.random() < 0.5:
-            near = [c for c in cells if c[0] == "d"]
+            near = [c for c in cells if c[0] == "d" and c[2] not in self.retired]
             if near:                        # one steer's (or condition's) closest cell, steers in turn
                 which = self.rng.choice(sorted({c[2] for c in near}))
                 cells = [min((c for c in near if c[2] == which), key=lambda c: c[1])]
@@ -342,12 +350,14 @@ class Explorer:
                 if condition.holds(view):
                     met.append(condition)
                     continue
+                if -1 - k in self.retired:
+                    continue
                 d = condition.distance(view)
                 if d is not None:
                     cells.append(("d", round(d), -1 - k))
                     closest = min(closest, d)
             for k, steer in enumerate(self.steers):
-                if steer.distance is not None:
+                if steer.distance is not None and k not in self.retired:
                     d = float(steer.distance(view))
                     cells.append(("d", round(d), k))
                     closest = min(closest, d)
@@ -403,8 +413,29 @@ class Explorer:
         finally:
             RECORDER.enabled = was
 
+    def _live_distances(self) -> None:
+        self.distances = [s.distance for k, s in enumerate(self.steers)
+                          if s.distance is not None and k not in self.retired] + \
+                         [w.distance for k, w in enumerate(self.where) if w.predicate is not None
+                          and w.predicate.distance is not None and -1 - k not in self.retired]
+
+    def _retire(self, goal: Goal) -> None:
+        """Retire the distances that served only found goals; the per-round closest positions were
+        chosen by them too, so they start again from what is played next."""
+        done = set()
+        for k, goals in self._serves.items():
+            goals.discard(goal)
+            if not goals and k not in self.retired:
+                done.add(k)
+        if done:
+            self.retired |= done
+            self.round_best.clear()
+            self.best_distance = math.inf
+            self._live_distances()
+
     def _found(self, goal: Goal, actions: tuple[str, ...], game: Any) -> None:
         self.pending.remove(goal)
+        self._retire(goal)
         found = Found(goal, actions, game.chance.record.copy(), self.budget.used - self._nodes0,
                       self.budget.spent() - self._cpu0)
         self.found.append(found)
