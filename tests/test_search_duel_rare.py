@@ -191,10 +191,16 @@ def test_the_hoarding_explorer_runs_a_refill_dry_and_its_witness_replays(tmp_pat
     pattern lines; the round-level explorer (properties/duel/hoard.py) gets there from seed 3 with
     30 games and 6 rollouts each (the committed witness's run), and its file replays."""
     from properties.duel import hoard
+    from properties.search.replay import Setup
+    from properties.search.run import SearchResult, clause_goal, hooks_of, witness_of
 
     line = hoard.explore(3, 30, 6)
     assert line is not None, "no refill ran dry"
-    path = hoard.write_witness(line, tmp_path, "Found by the test.")
+    entry = get_game("duel")
+    setup = Setup(entry, hooks_of(entry), None)
+    goal = clause_goal(entry, hoard.GOAL, setup.hooks)
+    witness = witness_of(setup, goal, line.actions, line.game.chance.record)
+    [(_, path, _)] = write_witnesses(SearchResult("duel", None, [witness], [], []), entry, tmp_path, 0)
     outcome = run_scenario(load_scenario(path))
     assert outcome.passed, outcome.diffs
     committed = (WITNESSES / path.name).read_text()

@@ -22,14 +22,11 @@ Effort: at most ROUNDS rounds x population games x rollouts, each rollout at mos
 steps of at most TRIES trial snapshots (`explore(0, 30, 4)`: about 7 CPU s). `find` is classic's own
 explorer for the goal in the search's hooks (`SearchHooks.explorers`, properties/azul/predicates.py),
 so `azul-rules search --game azul --players 4 --decide azul.prep.empty-round=stall` runs it, shrinks
-its game and writes the witness; `write_witness` and `python -m properties.azul.lockup_explorer` do
-the same for one exploration."""
+its game and writes the witness."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -40,12 +37,11 @@ from model.azul.game import Game
 from model.azul.state import AzulState
 from model.clauses import RECORDER
 from properties.azul.bounds import per_round_bound
-from properties.search.chance import TILE_STYLES, SearchChance
+from properties.search.chance import TILE_STYLES, ChanceRecord, SearchChance
 
 GOAL = "azul.prep.empty-round=stall"
 OVERRIDES = {"azul.prep.empty-round": "stall"}
 PLAYERS = 4
-SUFFIX = f"-{PLAYERS}p"       # the witness file's name and id, as harness/search_commands.py writes them
 TILES = 100
 SETUP_SEED = 0                # the search's set-up seed (properties/search/replay.py Setup): its witnesses start so
 ROUNDS = 14                   # rounds explored (lock-up games run dry in about 8)
@@ -198,7 +194,7 @@ FIND_ROLLOUTS = 4             # rollouts per game and round in `find`
 FIND_TRIES = 4                # explorations `find` tries (about 7 CPU s each)
 
 
-def find(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
+def find(seed: int, nodes: int) -> tuple[tuple[list[str], ChanceRecord] | None, int]:
     """The search's own explorer for azul.prep.empty-round=stall (`SearchHooks.explorers`): up to
     FIND_TRIES explorations, seeds seed * FIND_TRIES onward, playing at most `nodes` actions; the
     actions and chance record of the first game prepared with no tile (or None), and the actions
@@ -217,55 +213,3 @@ def find(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
     finally:
         NODES[1] = UNLIMITED
     return None, NODES[0]
-
-
-def write_witness(line: Line, folder: Path, found_by: str) -> Path:
-    """The witness files of a game prepared with no tile at all, shrunk and written by the search's
-    own writer (properties/search/witness.py), as `azul-rules search --out` writes them."""
-    from properties.registry import get_game
-    from properties.search.engine import Found
-    from properties.search.replay import Setup, shrink
-    from properties.search.run import Witness, decide_goal, fired_clauses, hooks_of
-    from properties.search.witness import witness_files
-
-    entry = get_game("azul")
-    hooks = hooks_of(entry)
-    goal = decide_goal("azul", GOAL, hooks)
-    setup = Setup(entry, hooks, PLAYERS, SETUP_SEED)
-    chance = line.game.chance
-    assert isinstance(chance, SearchChance)
-    record = chance.record
-    shrunk = shrink(setup, goal, tuple(line.actions), record)
-    witness = Witness(goal, Found(goal, tuple(line.actions), record, len(line.actions), 0.0), shrunk,
-                      fired_clauses(setup, goal, shrunk))
-    folder.mkdir(parents=True, exist_ok=True)
-    paths: list[Path] = []
-    for file in witness_files(setup, witness, found_by=found_by.format(before=shrunk.before[0],
-                                                                       after=shrunk.after[0])):
-        path = folder / file.name.replace(".toml", f"{SUFFIX}.toml", 1)   # as `azul-rules search --players 4` names it
-        path.write_text(file.text.replace('id = "witness.azul.', f'id = "witness.azul{SUFFIX}.', 1))
-        paths.append(path)
-    return paths[0]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """python -m properties.azul.lockup_explorer SEED POPULATION ROLLOUTS FOLDER: explore, and write
-    the witness when a round was prepared with no tile at all."""
-    import sys
-    import time
-
-    seed, population, rollouts, folder = (argv if argv is not None else sys.argv[1:])
-    started = time.process_time()
-    line = explore(int(seed), int(population), int(rollouts))
-    spent = time.process_time() - started
-    if line is None:
-        print(f"not found ({spent:.1f} CPU s)")
-        return
-    found_by = (f"Found by `python -m properties.azul.lockup_explorer {seed} {population} {rollouts} FOLDER` (the "
-                f"round-level lock-up explorer, properties/azul/lockup_explorer.py: {spent:.1f} CPU s; shrunk from "
-                "{before} to {after} actions); the coverage-guided search does not reach it.")
-    print(write_witness(line, Path(folder), found_by), f"({spent:.1f} CPU s)")
-
-
-if __name__ == "__main__":
-    main()

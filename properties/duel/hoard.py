@@ -11,14 +11,12 @@ legal actions (a sample) on copies and plays the one that loses fewest tiles (`_
 and then one at random; at a refill it often draws the colours the pattern lines still need
 (`NeedChance`). Every outcome is recorded, so the game replays with the scenario's strict script.
 `find` is Duel's explorer for that question in the search's hooks (`SearchHooks.explorers`), so
-`azul-rules search` runs it, shrinks its game and writes the witness; `write_witness` and
-`python -m properties.duel.hoard` do the same for one exploration."""
+`azul-rules search` runs it, shrinks its game and writes the witness."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -28,7 +26,7 @@ from model.duel.dome import matching_cells
 from model.duel.engine import Game
 from model.duel.game import start as start_game
 from properties.duel.predicates import REFILL, TILES, _factory_tiles, kept_tiles
-from properties.search.chance import TILE_STYLES, SearchChance
+from properties.search.chance import TILE_STYLES, ChanceRecord, SearchChance
 
 GOAL = "duel.prep.rare-empty"
 HOARD_ROUNDS = 3              # the round-4 refill (after round 3) is the one to run dry
@@ -217,7 +215,7 @@ FIND_ROLLOUTS = 6             # rollouts per game and round in `find`
 FIND_TRIES = 8                # explorations `find` tries (5-10 CPU s each; 2 of seeds 0-7 run a refill dry)
 
 
-def find(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
+def find(seed: int, nodes: int) -> tuple[tuple[list[str], ChanceRecord] | None, int]:
     """The search's own explorer for duel.prep.rare-empty (`SearchHooks.explorers`): up to
     FIND_TRIES explorations, seeds seed * FIND_TRIES onward, playing at most `nodes` actions; the
     actions and chance record of the first game whose refill ran dry (or None), and the actions
@@ -233,50 +231,3 @@ def find(seed: int, nodes: int) -> tuple[tuple[list[str], Any] | None, int]:
     finally:
         NODES[1] = UNLIMITED
     return None, NODES[0]
-
-
-def write_witness(line: Line, folder: Path, found_by: str) -> Path:
-    """The witness file of a game that ran dry, shrunk and written by the search's own writer
-    (properties/search/witness.py), as `azul-rules search --out` writes its files."""
-    from properties.registry import get_game
-    from properties.search.engine import Found
-    from properties.search.replay import Setup, shrink
-    from properties.search.run import Witness, clause_goal, fired_clauses, hooks_of
-    from properties.search.witness import witness_files
-
-    entry = get_game("duel")
-    hooks = hooks_of(entry)
-    goal = clause_goal(entry, GOAL, hooks)
-    setup = Setup(entry, hooks, None)
-    record = line.game.chance.record
-    shrunk = shrink(setup, goal, tuple(line.actions), record)
-    witness = Witness(goal, Found(goal, tuple(line.actions), record, len(line.actions), 0.0), shrunk,
-                      fired_clauses(setup, goal, shrunk))
-    folder.mkdir(parents=True, exist_ok=True)
-    [file] = witness_files(setup, witness, found_by=found_by.format(before=shrunk.before[0], after=shrunk.after[0]))
-    path = folder / file.name
-    path.write_text(file.text)
-    return path
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """python -m properties.duel.hoard SEED POPULATION ROLLOUTS FOLDER: explore, and write the
-    witness when a refill ran dry."""
-    import sys
-    import time
-
-    seed, population, rollouts, folder = (argv if argv is not None else sys.argv[1:])
-    started = time.process_time()
-    line = explore(int(seed), int(population), int(rollouts))
-    spent = time.process_time() - started
-    if line is None:
-        print(f"not found ({spent:.1f} CPU s)")
-        return
-    found_by = (f"Found by `python -m properties.duel.hoard {seed} {population} {rollouts} FOLDER` (the round-level "
-                f"hoarding explorer, properties/duel/hoard.py: {spent:.1f} CPU s; shrunk from {{before}} to "
-                "{after} actions); the coverage-guided search does not reach it.")
-    print(write_witness(line, Path(folder), found_by), f"({spent:.1f} CPU s)")
-
-
-if __name__ == "__main__":
-    main()

@@ -268,7 +268,7 @@ def _cut(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord)
     return kept if met_at(setup, goal, actions, kept) is not None else record
 
 
-SHRINK_STEPS = 150_000      # actions a shrink may replay in all (about 6 CPU s of Duel replays here)
+SHRINK_STEPS = 150_000      # actions a shrink may replay in all (a few CPU s: docs/design.md)
 
 
 def shrink(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord, *,

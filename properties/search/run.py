@@ -15,6 +15,7 @@ import attrs
 
 from model.errors import UserError
 from properties.registry import GameEntry, get_game
+from properties.search.chance import ChanceRecord
 from properties.search.engine import Budget, Explored, Explorer, Found
 from properties.search.goals import ClauseGoal, DecideGoal, Goal, WhereGoal
 from properties.search.hooks import DEFAULT_SEARCH_HOOKS, SearchHooks
@@ -132,6 +133,14 @@ class SearchResult:
     cpu_seconds: float = 0.0
     interrupted: bool = False
     unreachable: list[tuple[Goal, str]] = attrs.field(factory=list)   # (goal, why), not searched
+
+
+def witness_of(setup: Setup, goal: Goal, actions: Sequence[str], record: ChanceRecord) -> Witness:
+    """A game met outside a search (a game's own explorer run on its own), shrunk and with its fired
+    clauses, as a search's witness: `harness.search_commands.write_witnesses` writes it the same way."""
+    shrunk = shrink(setup, goal, tuple(actions), record)
+    return Witness(goal, Found(goal, tuple(actions), record, len(actions), 0.0), shrunk,
+                   fired_clauses(setup, goal, shrunk))
 
 
 def shown_unreachable(hooks: SearchHooks, goal: Goal, players: int | None = None) -> str | None:

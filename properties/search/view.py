@@ -13,8 +13,8 @@ Names every game offers (a game's hooks may add more, properties/<game>/predicat
     scores    the score of each seat (tuple)
     over      the game has ended; `winner` its winner seat (None: a draw, or not over)
 
-A view is a `View`: a read-only mapping whose costly names (a game's, say what the tablets would
-score) are worked out when a condition first reads them and kept for the step, so a search whose
+A view is a `View`: a read-only mapping whose costly names (a game's own, such as what an end-of-game
+bonus would score now) are worked out when a condition first reads them and kept for the step, so a search whose
 goals never read them never pays for them. It holds for its step only (the game plays on).
 
 Expressions are Python expressions over these names and a few built-ins (len, sum, min, max, any,
