@@ -4,7 +4,7 @@ the bag's later draws scripted; the wall side in `[given]`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from model.azul.colours import NUM_COLOURS, ROWS
@@ -18,20 +18,30 @@ from model.clauses import RECORDER
 from properties.azul.hooks import format_tiles as _format
 from properties.search.chance import ChanceRecord
 from properties.search.hooks import Predicate, SearchHooks
+from properties.search.view import View
 
 
-def view(game: Game) -> dict[str, Any]:
+def view(game: Game) -> View:
     """bag, lid, centre: tiles in each; free: tiles on no wall and no pattern line (bag, lid,
     factories, centre, floors); completing: wall rows the next tiling completes (a full line on a row
-    of 4 tiles: the game then ends); to-lid: tiles of full lines the next tiling puts in the lid; options: the (seat, line, colour) completions that could still
-    add a wall tile (model/azul/dead_game.py: 0 is a dead game); slack: for each of those, the free tiles
-    of its colour that must leave circulation before it can no longer be completed (0 exactly when
-    options is 0)."""
+    of 4 tiles: the game then ends); to-lid: tiles of full lines the next tiling puts in the lid;
+    options: the (seat, line, colour) completions that could still add a wall tile
+    (model/azul/dead_game.py: 0 is a dead game); slack: for each of those, the free tiles of its
+    colour that must leave circulation before it can no longer be completed (0 exactly when options
+    is 0). options and slack are worked out only when read, once a step."""
     s = game.state
     free = free_tiles(s)
-    return {"bag": sum(s.bag), "lid": sum(s.lid), "centre": sum(s.centre), "free": sum(free),
-            "to-lid": _to_lid(game), "completing": _completing(game), "options": _wall_options(game, free),
-            "slack": _wall_slack(game, free)}
+    kept: list[list[tuple[int, int]]] = []           # the completions, listed once for both names
+
+    def listed() -> list[tuple[int, int]]:
+        if not kept:
+            kept.append(list(_completions(game, free)))
+        return kept[0]
+
+    return View({"bag": sum(s.bag), "lid": sum(s.lid), "centre": sum(s.centre), "free": sum(free),
+                 "to-lid": _to_lid(game), "completing": _completing(game)},
+                {"options": lambda: len(listed()),
+                 "slack": lambda: sum(have - need + 1 for need, have in listed())})
 
 
 def _to_lid(game: Game) -> int:
@@ -44,10 +54,13 @@ def _completing(game: Game) -> int:
                if b.line_count[r] == r + 1 and sum(1 for c in b.wall[r * ROWS:(r + 1) * ROWS] if c >= 0) == ROWS - 1)
 
 
-def _wall_options(game: Game, free: list[int]) -> int:
-    """How many (seat, line, colour) could still be completed onto a wall from the free tiles and the
-    line's own (the count behind `walls_can_change`, the released gray lines left out), seats as
-    `acting_seats` says; read without citing (a view cites nothing)."""
+def _completions(game: Game, free: list[int]) -> Iterator[tuple[int, int]]:
+    """For every (seat, line, colour) that could still be completed onto a wall from the free tiles and
+    the line's own (the count behind `walls_can_change`, the released gray lines left out; seats as
+    `acting_seats` says): the tiles it still needs and the free tiles of its colour. `options` counts
+    them; `slack` adds up, for each, the free tiles that would have to leave circulation (onto lines
+    or walls) before it no longer could (it falls with every tile parked on a line). Read without
+    citing (a view cites nothing)."""
     s, rules = game.state, game.rules
     was = RECORDER.enabled
     RECORDER.enabled = False
@@ -55,32 +68,6 @@ def _wall_options(game: Game, free: list[int]) -> int:
         seats = acting_seats(s, rules, free)
     finally:
         RECORDER.enabled = was
-    n = 0
-    for p in seats:
-        board = s.boards[p]
-        for r in range(ROWS):
-            held = board.line_count[r]
-            for colour in range(NUM_COLOURS):
-                if held and board.line_colour[r] != colour:
-                    continue
-                if free[colour] >= r + 1 - held and free_columns(board.wall, r, colour, rules.gray):
-                    n += 1
-    return n
-
-
-def _wall_slack(game: Game, free: list[int]) -> int:
-    """How far the walls are from never changing again: for every (seat, line, colour) that could
-    still be completed onto a wall (as `_wall_options` counts them), the free tiles of that colour
-    that would have to leave circulation (onto lines or walls) before it no longer could. 0 exactly
-    when `options` is 0; unlike it, it falls with every tile parked on a line."""
-    s, rules = game.state, game.rules
-    was = RECORDER.enabled
-    RECORDER.enabled = False
-    try:
-        seats = acting_seats(s, rules, free)
-    finally:
-        RECORDER.enabled = was
-    n = 0
     for p in seats:
         board = s.boards[p]
         for r in range(ROWS):
@@ -90,8 +77,7 @@ def _wall_slack(game: Game, free: list[int]) -> int:
                     continue
                 need = r + 1 - held
                 if free[colour] >= need and free_columns(board.wall, r, colour, rules.gray):
-                    n += free[colour] - need + 1
-    return n
+                    yield need, free[colour]
 
 
 def tiling_scores(at_least: int) -> Predicate:
