@@ -102,6 +102,19 @@ def test_tie_without_the_tile(reading: str, winner: int | None) -> None:
     assert g.outcome().scores == (9, 9) and g.outcome().winner == winner
 
 
+@pytest.mark.clause("duel.tablet.empty-special-spaces")
+@pytest.mark.parametrize("cell", [0, 7, 28, 35])
+def test_every_empty_special_space_costs_three_wherever_it_lies(cell: int) -> None:
+    """-3 for each Special space left without its Special tile, the Dome's first and last cells too
+    (a count that skipped the corner cell 35 gave 0 for a bottom-right Special space)."""
+    rules = Ruleset.build()
+    spaces, tiles = [R] * 36, [-1] * 36
+    spaces[cell] = SPECIAL
+    assert tablet_points("empty-special-spaces", rules, spaces, tiles) == -3
+    tiles[cell] = SPECIAL
+    assert tablet_points("empty-special-spaces", rules, spaces, tiles) == 0
+
+
 def _dome() -> tuple[list[int], list[int]]:
     """A full Dome row 1, full column 1, full main diagonal, a filled upper-left plate."""
     spaces = [R] * 36
