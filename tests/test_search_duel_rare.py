@@ -176,6 +176,17 @@ def test_the_untaken_start_tile_is_searched_with_the_small_factories_filled_firs
     assert not result.missing, "not found within 6,000 nodes"
 
 
+def test_leave_empty_is_searched_where_the_large_factory_draws_the_last_tiles() -> None:
+    """leave-empty decides when the large Factory must draw from a one-coloured bag; with the small
+    Factories filled first it draws the round-3 refill's last 7 tiles, so the search finds the
+    reading deciding within a few thousand nodes (under the defaults' order it needs 31-39 tiles kept
+    through round 3: not found within these nodes, and not in 464 CPU s of the seed-0 --all search)."""
+    goal = _goal("duel.refill.monochrome-unavoidable=leave-empty")
+    assert dict(goal.context) == {"duel.prep.refill-order": "small-first"}
+    result = search("duel", [goal], cpu_seconds=600, nodes=6_000)
+    assert not result.missing, "not found within 6,000 nodes"
+
+
 def test_the_last_tiles_can_be_one_colour_only_when_one_colour_holds_them() -> None:
     """The bag of 23 the round-3 refill draws from: the small Factories take 16, the large one the
     last 7, all of one colour only when a colour has 7 of the 23."""
