@@ -29,8 +29,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import attrs
-
 from model.azul.actions import CENTRE_SOURCE, Action, Kind
 from model.azul.colours import EMPTY, ROWS
 from model.azul.game import Game
@@ -38,6 +36,7 @@ from model.azul.state import AzulState
 from model.clauses import RECORDER
 from properties.azul.bounds import per_round_bound
 from properties.search.chance import TILE_STYLES, ChanceRecord, SearchChance
+from properties.search.rounds import Line, Nodes, first_found
 
 GOAL = "azul.prep.empty-round=stall"
 OVERRIDES = {"azul.prep.empty-round": "stall"}
@@ -92,20 +91,7 @@ def round_cost(game: Game) -> float:
     return float(TILES - locked(s)) - WALL_WEIGHT * _wall_tiles(s)
 
 
-@attrs.define
-class Line:
-    """A game of the population: the game and the actions that led to it."""
-
-    game: Game
-    actions: list[str]
-
-
-UNLIMITED = 10**18
-NODES = [0, UNLIMITED]        # actions the rollouts played (trials aside), and the most they may play
-
-
-class _OutOfNodes(Exception):
-    """The rollouts have played the node budget `find` was given."""
+NODES = Nodes()               # actions the rollouts played (trials aside), and the most they may play
 
 
 def _rollout(line: Line, rng: random.Random) -> bool:
@@ -116,8 +102,7 @@ def _rollout(line: Line, rng: random.Random) -> bool:
     for _ in range(per_round_bound(PLAYERS)):
         if game.state.round != start or game.is_over or game.is_stalled:
             break
-        if NODES[0] >= NODES[1]:
-            raise _OutOfNodes
+        NODES.play()
         legal = game.legal_actions()
         if rng.random() < NOISE:
             action = rng.choice(legal)
@@ -136,7 +121,6 @@ def _rollout(line: Line, rng: random.Random) -> bool:
             assert best is not None
             action = best[1]
         game.apply(action)
-        NODES[0] += 1
         line.actions.append(str(action))
     return game.is_stalled
 
@@ -200,16 +184,5 @@ def find(seed: int, nodes: int) -> tuple[tuple[list[str], ChanceRecord] | None, 
     actions and chance record of the first game prepared with no tile (or None), and the actions
     played. Its games have 4 players (at 2 the question is unreachable; at 3 the search's replay of
     a 4-player game fails, so nothing is kept)."""
-    NODES[0], NODES[1] = 0, nodes
-    try:
-        for k in range(FIND_TRIES):
-            line = explore(seed * FIND_TRIES + k, FIND_POPULATION, FIND_ROLLOUTS)
-            if line is not None:
-                chance = line.game.chance
-                assert isinstance(chance, SearchChance)
-                return (line.actions, chance.record), NODES[0]
-    except _OutOfNodes:
-        pass
-    finally:
-        NODES[1] = UNLIMITED
-    return None, NODES[0]
+    return first_found(lambda k: explore(k, FIND_POPULATION, FIND_ROLLOUTS),
+                       range(seed * FIND_TRIES, (seed + 1) * FIND_TRIES), NODES, nodes)

@@ -19,14 +19,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
 from model.clauses import RECORDER
 from model.duel.dome import matching_cells
-from model.duel.engine import Game
 from model.duel.game import start as start_game
 from properties.duel.predicates import REFILL, TILES, _factory_tiles, kept_tiles
 from properties.search.chance import TILE_STYLES, ChanceRecord, SearchChance
+from properties.search.rounds import Line, Nodes, first_found
 
 GOAL = "duel.prep.rare-empty"
 HOARD_ROUNDS = 3              # the round-4 refill (after round 3) is the one to run dry
@@ -128,20 +126,7 @@ def _round_cost(s: Any) -> float:
     return float(lost(s) + max(0, to_come - room(s) - cycles))
 
 
-@attrs.define
-class Line:
-    """A game of the population: the game and the actions that led to it."""
-
-    game: Game
-    actions: list[str]
-
-
-UNLIMITED = 10**18
-NODES = [0, UNLIMITED]        # actions the rollouts played (trials aside), and the most they may play
-
-
-class _OutOfNodes(Exception):
-    """The node limit `find` was given is spent."""
+NODES = Nodes()               # actions the rollouts played (trials aside), and the most they may play
 
 
 def _rollout(line: Line, rng: random.Random) -> bool:
@@ -149,8 +134,7 @@ def _rollout(line: Line, rng: random.Random) -> bool:
     game = line.game
     start = game.state.round
     while game.state.round == start and not game.is_over:
-        if NODES[0] >= NODES[1]:
-            raise _OutOfNodes
+        NODES.play()
         legal = game.legal_actions()
         if rng.random() < NOISE:
             action = rng.choice(legal)
@@ -176,7 +160,6 @@ def _rollout(line: Line, rng: random.Random) -> bool:
             chance.reseed(rng.randrange(2**32), rng.choice(TILE_STYLES))
             chance.need = needs(ahead.state) if rng.random() < NEED_SHARE else None
         events = game.apply(action)
-        NODES[0] += 1
         chance.need = None
         line.actions.append(str(action))
         if any(e.kind == "tiles-ran-out" for e in events):
@@ -220,14 +203,5 @@ def find(seed: int, nodes: int) -> tuple[tuple[list[str], ChanceRecord] | None, 
     FIND_TRIES explorations, seeds seed * FIND_TRIES onward, playing at most `nodes` actions; the
     actions and chance record of the first game whose refill ran dry (or None), and the actions
     played."""
-    NODES[0], NODES[1] = 0, nodes
-    try:
-        for k in range(FIND_TRIES):
-            line = explore(seed * FIND_TRIES + k, FIND_POPULATION, FIND_ROLLOUTS)
-            if line is not None:
-                return (line.actions, line.game.chance.record), NODES[0]
-    except _OutOfNodes:
-        pass
-    finally:
-        NODES[1] = UNLIMITED
-    return None, NODES[0]
+    return first_found(lambda k: explore(k, FIND_POPULATION, FIND_ROLLOUTS),
+                       range(seed * FIND_TRIES, (seed + 1) * FIND_TRIES), NODES, nodes)

@@ -12,6 +12,7 @@ from properties.azul import lockup_explorer as explorer
 from properties.azul.predicates import start
 from properties.search.chance import SearchChance
 from properties.search.replay import script_of
+from properties.search.rounds import UNLIMITED
 
 SEED = 3                  # exploration seed (chance and choices; the set-up is the search's, seed 0)
 POPULATION = 10           # 10 games x 3 rollouts x at most ROUNDS rounds: about 2 CPU s
@@ -53,4 +54,4 @@ def test_the_search_runs_the_explorer_for_the_empty_round_at_4_players() -> None
 
 def test_the_explorer_plays_within_the_node_budget_it_is_given() -> None:
     assert explorer.find(0, 500) == (None, 500)
-    assert explorer.NODES[1] == explorer.UNLIMITED
+    assert explorer.NODES.limit == UNLIMITED, "the limit is lifted again after find"
