@@ -171,9 +171,9 @@ def _untaken_distance(v: Mapping[str, Any]) -> float:
     round can still end so, the tiles still to be taken; else the way there through a later
     refill: a bag of one colour (see _one_colour_distance), or a dead end in round 5."""
     s = v["state"]
-    colours = sum(1 for n in s.large.sun if n)
-    if s.large.start_tile and not any(s.large.moon) and colours <= 1:
-        return _factory_tiles(s) / 4          # this round can end with it there: the rest to be taken
+    now = _untaken_now(s)
+    if now is not None:
+        return now                             # this round can end with it there: the rest to be taken
     return 10.0 + _one_colour_distance(v) if s.round < 5 else float(DEAD_END)
 
 
@@ -182,12 +182,16 @@ def _tie_distance(v: Mapping[str, Any]) -> float:
     back on the large Factory after every refill, so only the last round counts); the scores,
     with what the tablets would add for the Domes as they stand, count once the last round is
     under way."""
-    last = v["state"].round == 5
-    if v["over"]:
-        gap = abs(v["scores"][0] - v["scores"][1])
-    else:                          # the tablets are still to be scored: the Domes as they stand
-        gap = abs(v["scores"][0] + v["tablets_now"][0] - v["scores"][1] - v["tablets_now"][1]) if last else 10
+    gap = _score_gap(v) if v["over"] or v["state"].round == 5 else 10
     return _untaken_distance(v) + gap + 10 * (not v["over"])
+
+
+def _score_gap(v: Mapping[str, Any]) -> float:
+    """The players' point gap: at the end the scores, before it the scores with what the tablets
+    would add for the Domes as they stand (they are still to be scored)."""
+    if v["over"]:
+        return abs(v["scores"][0] - v["scores"][1])
+    return abs(v["scores"][0] + v["tablets_now"][0] - v["scores"][1] - v["tablets_now"][1])
 
 
 SMALL_TILES = 16              # the four small Factories' suns, filled first under duel.prep.refill-order=small-first
@@ -243,11 +247,7 @@ def _small_first_tie_distance(v: Mapping[str, Any]) -> float:
         now = _untaken_now(s)
         if now is None:
             return float(DEAD_END) + 10
-        if v["over"]:
-            gap = abs(v["scores"][0] - v["scores"][1])
-        else:
-            gap = abs(v["scores"][0] + v["tablets_now"][0] - v["scores"][1] - v["tablets_now"][1])
-        return now + gap + 5 * (not v["over"])
+        return now + _score_gap(v) + 5 * (not v["over"])
     if s.round == 4:
         bag = sum(s.bag)
         return 20.0 + _last_colour_gap(s.bag) + max(0, ROUND_5_BAG[0] - bag)

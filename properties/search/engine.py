@@ -130,14 +130,13 @@ class Explorer:
         self.clause_goals = {g.clause: g for g in goals if isinstance(g, ClauseGoal)}
         self.decide = [g for g in goals if isinstance(g, DecideGoal)]
         hooks = setup.hooks
-        wanted = [g.key.split(" ", 1)[1] for g in self.decide] + sorted(self.clause_goals)
-        steer_names = dict.fromkeys(name for name in (hooks.steer.get(k) for k in wanted) if name is not None)
-        self.steers = [hooks.predicates[name] for name in steer_names if name in hooks.predicates]
-        # which goals each distance serves (steer k, condition -1-k): once they are all found, the
-        # distance is retired, so branches no longer start from or steer toward an answered question
-        steered: list[Goal] = [*self.decide, *self.clause_goals.values()]
+        # the steers of the goals, each once (decide goals first, then clauses by id), and which
+        # goals each distance serves (steer k, condition -1-k): once they are all found, the distance
+        # is retired, so branches no longer start from or steer toward an answered question
+        steered: list[Goal] = [*self.decide, *(self.clause_goals[c] for c in sorted(self.clause_goals))]
         steer_of = {g: hooks.steer.get(g.key.split(" ", 1)[1]) for g in steered}
-        names = [name for name in steer_names if name in hooks.predicates]
+        names = [n for n in dict.fromkeys(steer_of.values()) if n is not None and n in hooks.predicates]
+        self.steers = [hooks.predicates[name] for name in names]
         self._serves: dict[int, set[Goal]] = {k: {g for g, n in steer_of.items() if n == name}
                                               for k, name in enumerate(names)}
         self._serves.update({-1 - k: {w} for k, w in enumerate(self.where)})
